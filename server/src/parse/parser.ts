@@ -1,0 +1,248 @@
+// Text → tree. tree-sitter Python through web-tree-sitter (WASM): error-tolerant and incremental.
+//
+// tree-sitter alone loses everything after an unclosed bracket at the top level (the rest of the
+// file becomes one ERROR node). `parseDocument` recovers: it blanks the broken statement (keeping
+// every offset, row and column) and parses again, and parses the broken statement on its own with
+// its brackets closed, so the declarations before, inside and after the break stay known.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Edit, Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+
+let ready: Promise<Language> | undefined;
+let language: Language | undefined;
+
+/** Where the WASM files are: next to the bundle in dist/, or in node_modules when run from source. */
+function wasmPath(file: 'web-tree-sitter.wasm' | 'tree-sitter-python.wasm'): string {
+  const bundled = path.join(__dirname, file);
+  if (fs.existsSync(bundled)) return bundled;
+  // Run from source (tests, benchmarks): the files are in node_modules.
+  const resolve = require.resolve;
+  if (file === 'tree-sitter-python.wasm') return resolve(`tree-sitter-python/${file}`);
+  const runtime = 'web-tree-sitter';
+  return path.join(path.dirname(resolve(runtime)), file);
+}
+
+/** Loads the parser runtime and the Python grammar once per process. */
+export function initParser(): Promise<Language> {
+  ready ??= (async () => {
+    await Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm') });
+    language = await Language.load(fs.readFileSync(wasmPath('tree-sitter-python.wasm')));
+    return language;
+  })();
+  return ready;
+}
+
+export function pythonLanguage(): Language {
+  if (!language) throw new Error('initParser() has not finished');
+  return language;
+}
+
+let sharedParser: Parser | undefined;
+function parser(): Parser {
+  if (!sharedParser) {
+    sharedParser = new Parser();
+    sharedParser.setLanguage(pythonLanguage());
+  }
+  return sharedParser;
+}
+
+/** A parsed document: the main tree plus, when recovery ran, the extra trees that cover the broken statements. */
+export interface ParsedDocument {
+  text: string;
+  /** The tree of the text as it is (the one kept for incremental re-parsing). */
+  tree: Tree;
+  /** Top-level statements to read, in source order, drawn from the main tree and the recovery trees. */
+  statements: Node[];
+  /** Ranges (rows) of statements that tree-sitter could not parse and that were recovered. */
+  recovered: { startRow: number; endRow: number }[];
+  /** Trees made by recovery; freed with the document. */
+  extraTrees: Tree[];
+}
+
+/** Frees the WASM memory of a parsed document (its nodes are unusable afterwards). */
+export function disposeDocument(doc: ParsedDocument): void {
+  doc.tree.delete();
+  for (const t of doc.extraTrees) t.delete();
+}
+
+const STATEMENT_START =
+  /^(?:async[ \t]+def\b|def\b|class\b|@|import\b|from\b|if\b|for\b|while\b|with\b|try\b|[A-Za-z_][\w.]*[ \t]*(?::[^=\n]*)?=[^=]|[A-Za-z_][\w.]*[ \t]*\()/;
+
+/** The parts of a file as top-level statements, recovering from unclosed brackets at the top level. */
+export function parseDocument(text: string, oldTree?: Tree, edit?: TextEdit): ParsedDocument {
+  if (oldTree && edit) oldTree.edit(toTreeSitterEdit(text, edit));
+  const tree = parser().parse(text, oldTree ?? null);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  const statements: Node[] = [];
+  const recovered: ParsedDocument['recovered'] = [];
+  const extraTrees: Tree[] = [];
+  collect(tree.rootNode, text, statements, { recovered, extraTrees }, 0);
+  return { text, tree, statements, recovered, extraTrees };
+}
+
+const MAX_RECOVERIES = 16;
+
+interface Recovery {
+  recovered: ParsedDocument['recovered'];
+  extraTrees: Tree[];
+}
+
+function collect(root: Node, text: string, out: Node[], rec: Recovery, depth: number): void {
+  // A file that starts with the broken statement can come back as a bare ERROR root.
+  const children = root.type === 'ERROR' ? [root] : root.namedChildren;
+  for (const child of children) {
+    if (!child) continue;
+    if (child.type !== 'ERROR' || depth >= MAX_RECOVERIES) {
+      out.push(child);
+      continue;
+    }
+    // An ERROR at the top level: find where the next real statement starts inside it.
+    const resume = resumeOffset(child, text);
+    if (resume === undefined) {
+      // tree-sitter kept the break to this node: try it alone with its brackets closed.
+      const repaired = parseBroken(text, child.startIndex, child.endIndex, rec);
+      out.push(...(repaired.length && !repaired.some((n) => n.type === 'ERROR') ? repaired : [child]));
+      continue;
+    }
+    const brokenStart = child.startIndex;
+    const broken = parseBroken(text, brokenStart, resume, rec);
+    rec.recovered.push({ startRow: child.startPosition.row, endRow: rowAt(text, resume) - 1 });
+    out.push(...broken);
+    // Everything from `resume` to the end of the file, parsed again with the part before it blanked.
+    const rest = parser().parse(blank(text, 0, resume));
+    if (!rest) continue;
+    rec.extraTrees.push(rest);
+    const tail: Node[] = [];
+    collect(rest.rootNode, text, tail, rec, depth + 1);
+    out.push(...tail.filter((n) => n.startIndex >= resume));
+    // The main tree's later children are covered by `rest`; stop here.
+    return;
+  }
+}
+
+/** The offset of the first line inside `error` (after its first line) that starts a new top-level statement. */
+function resumeOffset(error: Node, text: string): number | undefined {
+  const strings: [number, number][] = [];
+  for (const s of error.descendantsOfType('string')) if (s) strings.push([s.startIndex, s.endIndex]);
+  let offset = text.indexOf('\n', error.startIndex);
+  while (offset !== -1 && offset < error.endIndex) {
+    const lineStart = offset + 1;
+    const lineEnd = text.indexOf('\n', lineStart);
+    const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd);
+    if (STATEMENT_START.test(line) && !strings.some(([a, b]) => a < lineStart && lineStart < b)) return lineStart;
+    offset = lineEnd;
+  }
+  return undefined;
+}
+
+/** Parses text[start, end) on its own, with its open brackets closed, at the same offsets as in the file. */
+function parseBroken(text: string, start: number, end: number, rec: Recovery): Node[] {
+  let region = text.slice(start, end).replace(/\s+$/, '');
+  region += closers(region);
+  const tree = parser().parse(blank(text.slice(0, start), 0, start) + region + '\n');
+  if (!tree) return [];
+  rec.extraTrees.push(tree);
+  return tree.rootNode.namedChildren.filter((n): n is Node => !!n && n.startIndex >= start);
+}
+
+/** The brackets (and a string quote) that close what `src` leaves open. */
+function closers(src: string): string {
+  const stack: string[] = [];
+  const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+  let i = 0;
+  let quote = '';
+  while (i < src.length) {
+    const c = src[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (src.startsWith(quote, i)) {
+        i += quote.length - 1;
+        quote = '';
+      } else if (c === '\n' && quote.length === 1) quote = '';
+    } else if (c === '#') {
+      const nl = src.indexOf('\n', i);
+      i = nl === -1 ? src.length : nl;
+      continue;
+    } else if (c === '"' || c === "'") {
+      quote = src.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
+      i += quote.length - 1;
+    } else if (pairs[c]) stack.push(pairs[c]);
+    else if (c === ')' || c === ']' || c === '}') {
+      if (stack[stack.length - 1] === c) stack.pop();
+    }
+    i++;
+  }
+  return quote + stack.reverse().join('');
+}
+
+/** text with [start, end) blanked: every character but a newline becomes a space, so offsets stay. */
+function blank(text: string, start: number, end: number): string {
+  return text.slice(0, start) + text.slice(start, end).replace(/[^\n]/g, ' ') + text.slice(end);
+}
+
+function rowAt(text: string, offset: number): number {
+  let row = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) row++;
+  return row;
+}
+
+/** One edit between two versions of a text: [start, oldEnd) in the old text became [start, newEnd) in the new. */
+export interface TextEdit {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+  oldText: string;
+}
+
+/** The single smallest edit that turns `before` into `after` (common prefix and suffix trimmed). */
+export function diffEdit(before: string, after: string): TextEdit {
+  const max = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let tail = 0;
+  while (tail < max - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  return { start, oldEnd: before.length - tail, newEnd: after.length - tail, oldText: before };
+}
+
+function pointAt(text: string, offset: number): { row: number; column: number } {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return { row: rowAt(text, offset), column: offset - lineStart };
+}
+
+function toTreeSitterEdit(newText: string, e: TextEdit): Edit {
+  return new Edit({
+    startIndex: e.start,
+    oldEndIndex: e.oldEnd,
+    newEndIndex: e.newEnd,
+    startPosition: pointAt(newText, e.start),
+    oldEndPosition: pointAt(e.oldText, e.oldEnd),
+    newEndPosition: pointAt(newText, e.newEnd),
+  });
+}
+
+/** Parse trees per document URI and version; a new version re-parses incrementally from the previous tree. */
+export class ParseCache {
+  private entries = new Map<string, { version: number; doc: ParsedDocument }>();
+
+  get(uri: string, version: number, text: string): ParsedDocument {
+    const prev = this.entries.get(uri);
+    if (prev && prev.version === version && prev.doc.text === text) return prev.doc;
+    let doc: ParsedDocument;
+    if (prev && prev.doc.text !== text) {
+      doc = parseDocument(text, prev.doc.tree, diffEdit(prev.doc.text, text));
+      disposeDocument(prev.doc);
+    } else if (prev) {
+      doc = prev.doc;
+    } else {
+      doc = parseDocument(text);
+    }
+    this.entries.set(uri, { version, doc });
+    return doc;
+  }
+
+  delete(uri: string): void {
+    const entry = this.entries.get(uri);
+    if (entry) disposeDocument(entry.doc);
+    this.entries.delete(uri);
+  }
+}
