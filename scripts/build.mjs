@@ -20,12 +20,15 @@ const common = {
   minify: production,
   logLevel: 'warning',
   absWorkingDir: root,
+  // web-tree-sitter's ESM build reads import.meta.url, which a CJS bundle lacks.
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
 await Promise.all([
   build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
-  build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + common.banner.js } }),
 ]);
 fs.chmodSync(path.join(dist, 'cli.js'), 0o755);
 

@@ -1,3 +1,102 @@
-// The same analysis as the language server, from the command line.
-console.error('usage: vis-authoring check [PATH...]');
-process.exit(2);
+// The command-line face of the same analysis, for CI:
+//   vis-authoring check [--format text|json] [PATH...]   exit 1 when any error is found, 2 on bad usage
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { analyzeText } from './analysis';
+import { initParser } from './parse/parser';
+import { discoverExtensionFiles } from './discovery';
+
+const USAGE = `usage: vis-authoring check [--format text|json] [PATH...]
+
+Checks Vis extension files. A directory is searched the way Vis discovers extensions:
+its top-level *.py files (not test_*.py or *_test.py), <dir>/extension.py and <dir>/current/extension.py.`;
+
+interface Output {
+  out(s: string): void;
+  err(s: string): void;
+}
+
+export async function main(argv: string[], io: Output): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'check') return check(rest, io);
+  if (command === '--help' || command === '-h' || command === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  io.err(command ? `unknown command: ${command}\n${USAGE}` : USAGE);
+  return 2;
+}
+
+async function check(args: string[], io: Output): Promise<number> {
+  let format = 'text';
+  const paths: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--format') format = args[++i] ?? '';
+    else if (a.startsWith('--format=')) format = a.slice('--format='.length);
+    else if (a.startsWith('-')) {
+      io.err(`unknown option: ${a}\n${USAGE}`);
+      return 2;
+    } else paths.push(a);
+  }
+  if (format !== 'text' && format !== 'json') {
+    io.err(`--format takes text or json, not '${format}'`);
+    return 2;
+  }
+  if (paths.length === 0) paths.push('.');
+  const files: string[] = [];
+  for (const p of paths) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      io.err(`no such file or directory: ${p}`);
+      return 2;
+    }
+    files.push(...(stat.isDirectory() ? discoverExtensionFiles(p) : [p]));
+  }
+  await initParser();
+  const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
+  let errors = 0;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      io.err(`cannot read ${file}: ${(e as Error).message}`);
+      errors++;
+      continue;
+    }
+    const { findings } = analyzeText(pathToFileURL(path.resolve(file)).href, text);
+    for (const f of findings) {
+      if (f.severity === 'error') errors++;
+      results.push({
+        path: file,
+        line: f.range.start.line + 1,
+        column: f.range.start.character + 1,
+        endLine: f.range.end.line + 1,
+        endColumn: f.range.end.character + 1,
+        severity: f.severity,
+        rule: f.rule,
+        message: f.message,
+      });
+    }
+  }
+  if (format === 'json') io.out(JSON.stringify(results, null, 2));
+  else {
+    for (const r of results) io.out(`${r.path}:${r.line}:${r.column}: ${r.severity} [${r.rule}] ${r.message}`);
+    io.err(`${files.length} file${files.length === 1 ? '' : 's'} checked, ${errors} error${errors === 1 ? '' : 's'}`);
+  }
+  return errors > 0 ? 1 : 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), { out: (s) => console.log(s), err: (s) => console.error(s) }).then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e instanceof Error ? e.message : String(e));
+      process.exit(2);
+    },
+  );
+}

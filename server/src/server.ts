@@ -1,15 +1,72 @@
-// Language server wiring only: connection, documents, settings and the providers.
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
+// Language server wiring only: connection, documents, settings, and the feature providers.
+import {
+  createConnection,
+  DidChangeConfigurationNotification,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { Analyzer } from './analysis';
+import { registerCodeActions } from './features/codeActions';
+import { registerDiagnostics } from './features/diagnostics';
+import type { ServerContext, Settings } from './features/context';
+import { defaultSettings } from './features/context';
 import { initParser } from './parse/parser';
+import { PRODUCT } from '../../shared/protocol';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
+const ctx: ServerContext = {
+  connection,
+  documents,
+  analyzer: new Analyzer(),
+  settings: defaultSettings(),
+  log: (message) => connection.console.log(`[${PRODUCT}] ${message}`),
+};
+let canPullConfiguration = false;
 
-connection.onInitialize(async () => {
+connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
-  return { capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental } };
+  canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  const options = params.initializationOptions as Partial<Settings> | undefined;
+  if (options) applySettings(options);
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      codeActionProvider: { codeActionKinds: ['quickfix'] },
+    },
+    serverInfo: { name: PRODUCT },
+  };
 });
+
+connection.onInitialized(async () => {
+  if (canPullConfiguration) {
+    await connection.client.register(DidChangeConfigurationNotification.type, undefined);
+    await pullSettings();
+  }
+});
+
+connection.onDidChangeConfiguration(async (change) => {
+  if (canPullConfiguration) await pullSettings();
+  else if (change.settings?.visAuthoring) applySettings(change.settings.visAuthoring);
+});
+
+async function pullSettings(): Promise<void> {
+  const s = (await connection.workspace.getConfiguration('visAuthoring')) as Partial<Settings> | null;
+  if (s) applySettings(s);
+}
+
+function applySettings(s: Partial<Settings>): void {
+  ctx.settings = { ...defaultSettings(), ...s };
+  ctx.analyzer.overrides = ctx.settings.severity ?? {};
+  ctx.analyzer.invalidate();
+  diagnostics.refreshAll();
+}
+
+const diagnostics = registerDiagnostics(ctx);
+registerCodeActions(ctx);
 
 documents.listen(connection);
 connection.listen();

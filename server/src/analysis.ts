@@ -1,0 +1,66 @@
+// One analysis pipeline for the language server, the CLI and the benchmarks:
+// text → tree (incremental) → declaration model (cached per statement) → findings.
+import { ModelBuilder } from './model/build';
+import type { Model } from './model/types';
+import { ParseCache, parseDocument, disposeDocument } from './parse/parser';
+import { runRules, type SeverityOverrides } from './rules';
+import type { Finding } from './rules/types';
+
+export interface Analysis {
+  uri: string;
+  version: number;
+  model: Model;
+  findings: Finding[];
+  /** Milliseconds spent, for the status item. */
+  millis: number;
+}
+
+/** Analyses open documents, keeping their trees and statement fragments between versions. */
+export class Analyzer {
+  private parses = new ParseCache();
+  private builders = new Map<string, ModelBuilder>();
+  private last = new Map<string, Analysis>();
+
+  constructor(public overrides: SeverityOverrides = {}) {}
+
+  analyze(uri: string, version: number, text: string): Analysis {
+    const prev = this.last.get(uri);
+    if (prev && prev.version === version) return prev;
+    const t0 = performance.now();
+    const doc = this.parses.get(uri, version, text);
+    let builder = this.builders.get(uri);
+    if (!builder) this.builders.set(uri, (builder = new ModelBuilder()));
+    const model = builder.build(uri, doc);
+    const findings = runRules(model, this.overrides);
+    const analysis = { uri, version, model, findings, millis: performance.now() - t0 };
+    this.last.set(uri, analysis);
+    return analysis;
+  }
+
+  /** The latest analysis of a document, if any. */
+  get(uri: string): Analysis | undefined {
+    return this.last.get(uri);
+  }
+
+  forget(uri: string): void {
+    this.parses.delete(uri);
+    this.builders.delete(uri);
+    this.last.delete(uri);
+  }
+
+  /** Drops cached results so the next analysis re-runs the rules (after a settings change). */
+  invalidate(): void {
+    this.last.clear();
+  }
+}
+
+/** A one-off analysis of a text (CLI, tests): nothing is kept. */
+export function analyzeText(uri: string, text: string, overrides: SeverityOverrides = {}): { model: Model; findings: Finding[] } {
+  const doc = parseDocument(text);
+  try {
+    const model = new ModelBuilder().build(uri, doc);
+    return { model, findings: runRules(model, overrides) };
+  } finally {
+    disposeDocument(doc);
+  }
+}

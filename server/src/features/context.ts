@@ -1,0 +1,35 @@
+// What every feature provider gets: the connection, the open documents, the analyzer and the settings.
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Analysis, Analyzer } from '../analysis';
+import type { SeverityOverrides } from '../rules';
+
+export interface Settings {
+  enable: boolean;
+  severity: SeverityOverrides;
+  /** Files larger than this many characters are not analysed. */
+  maxFileSize: number;
+}
+
+export function defaultSettings(): Settings {
+  return { enable: true, severity: {}, maxFileSize: 2_000_000 };
+}
+
+export interface ServerContext {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  analyzer: Analyzer;
+  settings: Settings;
+  log(message: string): void;
+}
+
+/** The current analysis of an open document, or undefined when it is disabled, too large or fails. */
+export function analysisOf(ctx: ServerContext, doc: TextDocument): Analysis | undefined {
+  if (!ctx.settings.enable || doc.getText().length > ctx.settings.maxFileSize) return undefined;
+  try {
+    return ctx.analyzer.analyze(doc.uri, doc.version, doc.getText());
+  } catch (e) {
+    ctx.log(`analysis of ${doc.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,579 @@
+// Tree → declaration model. Each top-level statement is read once into a fragment, cached by its
+// position and text, so an edit re-reads only the statements it touched; the module-level pass that
+// joins the fragments (imports, bindings, generation) is cheap.
+import type { Node } from 'web-tree-sitter';
+import type { ParsedDocument } from '../parse/parser';
+import { evalNumber, evalStringLiteral } from './literals';
+import type {
+  Argument,
+  Binding,
+  Call,
+  ClassDecl,
+  Decorator,
+  FieldDecl,
+  FunctionDecl,
+  ImportBinding,
+  Model,
+  Param,
+  Range,
+  Value,
+} from './types';
+import { detectSdk } from './sdk';
+
+interface Fragment {
+  imports: ImportBinding[];
+  futureAnnotations: boolean;
+  functions: FunctionDecl[];
+  classes: ClassDecl[];
+  bindings: Binding[];
+  calls: Call[];
+  syntaxErrors: Range[];
+}
+
+export function rangeOf(n: Node): Range {
+  return {
+    start: { line: n.startPosition.row, character: n.startPosition.column },
+    end: { line: n.endPosition.row, character: n.endPosition.column },
+  };
+}
+
+/** Builds models, reusing the fragments of statements that did not change since the last build. */
+export class ModelBuilder {
+  private cache = new Map<string, Fragment>();
+
+  build(uri: string, doc: ParsedDocument): Model {
+    const next = new Map<string, Fragment>();
+    const fragments: Fragment[] = [];
+    for (const stmt of doc.statements) {
+      const key = `${stmt.startPosition.row}:${stmt.startPosition.column}:${stmt.type}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
+      let f = this.cache.get(key) ?? next.get(key);
+      if (!f) f = readStatement(stmt, doc.text);
+      next.set(key, f);
+      fragments.push(f);
+    }
+    this.cache = next;
+    return assemble(uri, doc, fragments);
+  }
+}
+
+export function buildModel(uri: string, doc: ParsedDocument): Model {
+  return new ModelBuilder().build(uri, doc);
+}
+
+function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
+  const model: Model = {
+    uri,
+    lineCount: countLines(doc.text),
+    imports: [],
+    sdkImports: [],
+    generationAssumed: false,
+    futureAnnotations: false,
+    functions: [],
+    classes: [],
+    bindings: new Map(),
+    calls: [],
+    recovered: doc.recovered,
+    syntaxErrors: [],
+  };
+  for (const f of fragments) {
+    model.imports.push(...f.imports);
+    model.futureAnnotations ||= f.futureAnnotations;
+    model.functions.push(...f.functions);
+    model.classes.push(...f.classes);
+    model.calls.push(...f.calls);
+    model.syntaxErrors.push(...f.syntaxErrors);
+    for (const b of f.bindings) {
+      const list = model.bindings.get(b.name);
+      if (list) list.push(b);
+      else model.bindings.set(b.name, [b]);
+    }
+  }
+  model.script = readScriptBlock(doc.text);
+  detectSdk(model);
+  return model;
+}
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+function emptyFragment(): Fragment {
+  return { imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntaxErrors: [] };
+}
+
+function readStatement(stmt: Node, text: string): Fragment {
+  const f = emptyFragment();
+  readInto(stmt, text, f, false);
+  return f;
+}
+
+function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {
+  switch (stmt.type) {
+    case 'import_statement':
+    case 'import_from_statement':
+      readImport(stmt, f, conditional);
+      return;
+    case 'future_import_statement':
+      if (stmt.namedChildren.some((c) => c?.text === 'annotations')) f.futureAnnotations = true;
+      return;
+    case 'decorated_definition':
+    case 'function_definition':
+    case 'class_definition': {
+      const def = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+      if (!def) return;
+      if (def.type === 'function_definition') {
+        const fn = readFunction(stmt, def);
+        f.functions.push(fn);
+        f.bindings.push({ kind: 'function', name: fn.name, decl: fn, range: fn.range });
+        for (const d of fn.decorators) if (d.call) collectCallsInCall(d.call, f.calls);
+      } else if (def.type === 'class_definition') {
+        const cls = readClass(stmt, def);
+        f.classes.push(cls);
+        f.bindings.push({ kind: 'class', name: cls.name, decl: cls, range: cls.range });
+        for (const d of cls.decorators) if (d.call) collectCallsInCall(d.call, f.calls);
+      }
+      return;
+    }
+    case 'expression_statement': {
+      for (const child of stmt.namedChildren) if (child) readExpressionStatement(child, f);
+      return;
+    }
+    case 'if_statement':
+    case 'try_statement':
+    case 'with_statement':
+    case 'for_statement':
+    case 'while_statement':
+    case 'else_clause':
+    case 'elif_clause':
+    case 'except_clause':
+    case 'finally_clause':
+    case 'block': {
+      for (const child of stmt.namedChildren) {
+        if (!child) continue;
+        if (child.type === 'block' || child.type.endsWith('_clause')) {
+          for (const s of child.type === 'block' ? child.namedChildren : [child]) if (s) readInto(s, text, f, true);
+        } else if (stmt.type === 'block') {
+          readInto(child, text, f, true);
+        } else {
+          // The condition or iterable of the compound statement: calls there still run at import.
+          collectCalls(toValue(child), f.calls);
+        }
+      }
+      return;
+    }
+    case 'ERROR':
+      f.syntaxErrors.push(rangeOf(stmt));
+      return;
+    default:
+      return;
+  }
+}
+
+function readExpressionStatement(expr: Node, f: Fragment): void {
+  if (expr.type === 'assignment') {
+    // a = b = value: every target is bound to the innermost value.
+    const targets: Node[] = [];
+    let node: Node | null = expr;
+    let annotation: string | undefined;
+    while (node && node.type === 'assignment') {
+      const left = node.childForFieldName('left');
+      if (left) targets.push(left);
+      annotation ??= node.childForFieldName('type')?.text;
+      node = node.childForFieldName('right');
+    }
+    const value = node ? toValue(node) : undefined;
+    if (value) collectCalls(value, f.calls);
+    for (const t of targets) {
+      if (t.type === 'identifier') {
+        if (value) f.bindings.push({ kind: 'assign', name: t.text, value, range: rangeOf(t), annotation });
+        else f.bindings.push({ kind: 'other', name: t.text, range: rangeOf(t) });
+      } else {
+        for (const id of t.descendantsOfType('identifier')) {
+          if (id && id.parent?.type !== 'attribute' && id.parent?.type !== 'subscript') f.bindings.push({ kind: 'other', name: id.text, range: rangeOf(id) });
+        }
+      }
+    }
+    return;
+  }
+  if (expr.type === 'augmented_assignment') {
+    const left = expr.childForFieldName('left');
+    if (left?.type === 'identifier') f.bindings.push({ kind: 'other', name: left.text, range: rangeOf(left) });
+    const right = expr.childForFieldName('right');
+    if (right) collectCalls(toValue(right), f.calls);
+    return;
+  }
+  collectCalls(toValue(expr), f.calls);
+}
+
+function readImport(stmt: Node, f: Fragment, conditional: boolean): void {
+  const statementRange = rangeOf(stmt);
+  const add = (local: string, module: string, name: string | undefined, node: Node, aliased = true) => {
+    const b: ImportBinding = { local, module, name, aliased, range: rangeOf(node), statementRange, conditional };
+    f.imports.push(b);
+    f.bindings.push({ kind: 'import', name: local, binding: b, range: b.range });
+  };
+  if (stmt.type === 'import_statement') {
+    for (const n of stmt.childrenForFieldName('name')) {
+      if (!n) continue;
+      if (n.type === 'aliased_import') {
+        const mod = n.childForFieldName('name')?.text ?? '';
+        const alias = n.childForFieldName('alias')?.text ?? mod;
+        add(alias, mod, undefined, n);
+      } else {
+        // `import a.b` binds `a`; the module is still a.b.
+        add(n.text.split('.')[0], n.text, undefined, n, false);
+      }
+    }
+    return;
+  }
+  const moduleNode = stmt.childForFieldName('module_name');
+  const module = moduleNode?.text ?? '';
+  for (const n of stmt.childrenForFieldName('name')) {
+    if (!n) continue;
+    if (n.type === 'aliased_import') {
+      const name = n.childForFieldName('name')?.text ?? '';
+      add(n.childForFieldName('alias')?.text ?? name, module, name, n);
+    } else {
+      add(n.text, module, n.text, n);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Functions and classes
+
+function readDecorators(outer: Node): Decorator[] {
+  if (outer.type !== 'decorated_definition') return [];
+  const out: Decorator[] = [];
+  for (const d of outer.namedChildren) {
+    if (!d || d.type !== 'decorator') continue;
+    const expr = d.namedChildren.find((c) => !!c && c.type !== 'comment');
+    if (!expr) continue;
+    const dec: Decorator = { text: expr.text, range: rangeOf(d) };
+    if (expr.type === 'call') {
+      const v = toValue(expr);
+      if (v.kind === 'call') {
+        dec.call = v.call;
+        dec.name = v.call.callee;
+      }
+    } else if (expr.type === 'identifier' || expr.type === 'attribute') {
+      dec.name = expr.text;
+    }
+    out.push(dec);
+  }
+  return out;
+}
+
+function docstringOf(body: Node | null): string | undefined {
+  const first = body?.namedChildren.find((c) => !!c && c.type !== 'comment');
+  if (!first || first.type !== 'expression_statement' || first.namedChildCount !== 1) return undefined;
+  const s = first.namedChildren[0];
+  if (!s) return undefined;
+  const v = toValue(s);
+  return v.kind === 'str' ? v.value : undefined;
+}
+
+export function readFunction(outer: Node, def: Node): FunctionDecl {
+  const nameNode = def.childForFieldName('name');
+  const returnsNode = def.childForFieldName('return_type');
+  return {
+    name: nameNode?.text ?? '',
+    range: rangeOf(outer),
+    nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
+    params: readParams(def.childForFieldName('parameters')),
+    returns: returnsNode?.text,
+    returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
+    decorators: readDecorators(outer),
+    docstring: docstringOf(def.childForFieldName('body')),
+    isAsync: def.children.some((c) => c?.type === 'async'),
+  };
+}
+
+function readParams(params: Node | null): Param[] {
+  if (!params) return [];
+  const out: Param[] = [];
+  let keywordOnly = false;
+  for (const p of params.namedChildren) {
+    if (!p || p.type === 'comment') continue;
+    if (p.type === 'positional_separator') {
+      for (const q of out) if (q.kind === 'positional_or_keyword') q.kind = 'positional_only';
+      continue;
+    }
+    if (p.type === 'keyword_separator') {
+      keywordOnly = true;
+      continue;
+    }
+    let nameNode: Node | null = p;
+    let type: Node | null = null;
+    let value: Node | null = null;
+    let star: '' | '*' | '**' = '';
+    if (p.type === 'typed_parameter') {
+      type = p.childForFieldName('type');
+      nameNode = p.namedChildren.find((c) => !!c && c !== type) ?? null;
+    } else if (p.type === 'default_parameter' || p.type === 'typed_default_parameter') {
+      nameNode = p.childForFieldName('name');
+      type = p.childForFieldName('type');
+      value = p.childForFieldName('value');
+    }
+    if (nameNode?.type === 'list_splat_pattern') star = '*';
+    if (nameNode?.type === 'dictionary_splat_pattern') star = '**';
+    const name = star ? (nameNode?.namedChildren[0]?.text ?? '') : (nameNode?.text ?? '');
+    const kind = star === '*' ? 'var_positional' : star === '**' ? 'var_keyword' : keywordOnly ? 'keyword_only' : 'positional_or_keyword';
+    if (star === '*') keywordOnly = true;
+    out.push({
+      name,
+      kind,
+      annotation: type?.text,
+      annotationRange: type ? rangeOf(type) : undefined,
+      default: value?.text,
+      defaultValue: value ? toValue(value) : undefined,
+      range: rangeOf(p),
+    });
+  }
+  return out;
+}
+
+export function readClass(outer: Node, def: Node): ClassDecl {
+  const nameNode = def.childForFieldName('name');
+  const body = def.childForFieldName('body');
+  const cls: ClassDecl = {
+    name: nameNode?.text ?? '',
+    range: rangeOf(outer),
+    nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
+    bases: [],
+    decorators: readDecorators(outer),
+    docstring: docstringOf(body),
+    methods: [],
+    fields: [],
+    attributes: [],
+    classes: [],
+    selfAssignments: [],
+  };
+  const supers = def.childForFieldName('superclasses');
+  if (supers) for (const b of supers.namedChildren) if (b && b.type !== 'keyword_argument' && b.type !== 'comment') cls.bases.push(b.text);
+  for (const stmt of body?.namedChildren ?? []) {
+    if (!stmt) continue;
+    const inner = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+    if (inner?.type === 'function_definition') {
+      const fn = readFunction(stmt, inner);
+      cls.methods.push(fn);
+      if (fn.name === '__init__') cls.selfAssignments = readSelfAssignments(inner);
+    } else if (inner?.type === 'class_definition') {
+      cls.classes.push(readClass(stmt, inner));
+    } else if (stmt.type === 'expression_statement') {
+      const a = stmt.namedChildren[0];
+      if (a?.type !== 'assignment') continue;
+      const left = a.childForFieldName('left');
+      const type = a.childForFieldName('type');
+      const right = a.childForFieldName('right');
+      if (left?.type !== 'identifier') continue;
+      if (type) {
+        const field: FieldDecl = { name: left.text, annotation: type.text, annotationRange: rangeOf(type), range: rangeOf(a) };
+        if (right) {
+          field.default = right.text;
+          field.defaultValue = toValue(right);
+        }
+        cls.fields.push(field);
+      } else if (right) {
+        cls.attributes.push({ name: left.text, value: toValue(right), range: rangeOf(a) });
+      }
+    }
+  }
+  return cls;
+}
+
+function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
+  const out: ClassDecl['selfAssignments'] = [];
+  for (const stmt of init.childForFieldName('body')?.namedChildren ?? []) {
+    const a = stmt?.type === 'expression_statement' ? stmt.namedChildren[0] : null;
+    if (a?.type !== 'assignment') continue;
+    const left = a.childForFieldName('left');
+    const right = a.childForFieldName('right');
+    if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self' && right) {
+      out.push({ name: left.childForFieldName('attribute')?.text ?? '', value: toValue(right), range: rangeOf(a) });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions → values
+
+export function toValue(n: Node): Value {
+  const range = rangeOf(n);
+  const text = n.text;
+  switch (n.type) {
+    case 'string':
+    case 'concatenated_string': {
+      const parts = n.type === 'string' ? [n] : n.namedChildren.filter((c): c is Node => !!c && c.type === 'string');
+      let value = '';
+      let bytes = false;
+      for (const p of parts) {
+        const v = evalStringLiteral(p.text);
+        if (!v) return { kind: 'unknown', range, text };
+        value += v.value;
+        bytes ||= v.bytes;
+      }
+      return bytes ? { kind: 'bytes', range, text } : { kind: 'str', value, range, text };
+    }
+    case 'integer':
+    case 'float': {
+      const v = evalNumber(text);
+      return v ? { kind: v.kind, value: v.value, range, text } : { kind: 'unknown', range, text };
+    }
+    case 'true':
+    case 'false':
+      return { kind: 'bool', value: n.type === 'true', range, text };
+    case 'none':
+      return { kind: 'none', range, text };
+    case 'ellipsis':
+      return { kind: 'ellipsis', range, text };
+    case 'unary_operator': {
+      const arg = n.childForFieldName('argument');
+      const op = n.childForFieldName('operator')?.text ?? text[0];
+      const v = arg ? toValue(arg) : undefined;
+      if (v && (v.kind === 'int' || v.kind === 'float' || v.kind === 'complex') && (op === '-' || op === '+')) {
+        return { kind: v.kind, value: op === '-' ? -v.value : v.value, range, text };
+      }
+      return { kind: 'unknown', range, text };
+    }
+    case 'parenthesized_expression': {
+      const inner = n.namedChildren.find((c) => !!c && c.type !== 'comment');
+      return inner ? { ...toValue(inner), range, text } : { kind: 'unknown', range, text };
+    }
+    case 'list':
+    case 'tuple':
+    case 'set':
+    case 'expression_list':
+      return {
+        kind: n.type === 'expression_list' ? 'tuple' : n.type,
+        items: n.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment').map(toValue),
+        range,
+        text,
+      };
+    case 'dictionary': {
+      const entries: { key: Value; value: Value }[] = [];
+      for (const c of n.namedChildren) {
+        if (!c || c.type === 'comment') continue;
+        if (c.type !== 'pair') return { kind: 'unknown', range, text };
+        const k = c.childForFieldName('key');
+        const v = c.childForFieldName('value');
+        if (!k || !v) return { kind: 'unknown', range, text };
+        entries.push({ key: toValue(k), value: toValue(v) });
+      }
+      return { kind: 'dict', entries, range, text };
+    }
+    case 'list_comprehension':
+      return { kind: 'comprehension', of: 'list', range, text };
+    case 'set_comprehension':
+      return { kind: 'comprehension', of: 'set', range, text };
+    case 'dictionary_comprehension':
+      return { kind: 'comprehension', of: 'dict', range, text };
+    case 'generator_expression':
+      return { kind: 'comprehension', of: 'generator', range, text };
+    case 'lambda':
+      return { kind: 'lambda', range, text };
+    case 'identifier':
+      return { kind: 'name', name: text, range, text };
+    case 'attribute':
+      return dotted(n) ? { kind: 'attribute', path: text.replace(/\s+/g, ''), range, text } : { kind: 'unknown', range, text };
+    case 'call': {
+      const fn = n.childForFieldName('function');
+      const argsNode = n.childForFieldName('arguments');
+      if (!fn || !argsNode || !dotted(fn)) return { kind: 'unknown', range, text };
+      const call: Call = {
+        callee: fn.text.replace(/\s+/g, ''),
+        args: argsNode.type === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
+        range,
+        calleeRange: rangeOf(fn),
+        argsRange: rangeOf(argsNode),
+      };
+      return { kind: 'call', call, range, text };
+    }
+    default:
+      return { kind: 'unknown', range, text };
+  }
+}
+
+/** True for `a`, `a.b`, `a.b.c`: a name a call can be resolved through. */
+function dotted(n: Node): boolean {
+  if (n.type === 'identifier') return true;
+  if (n.type !== 'attribute') return false;
+  const obj = n.childForFieldName('object');
+  return !!obj && dotted(obj);
+}
+
+function readArgs(list: Node): Argument[] {
+  const out: Argument[] = [];
+  for (const a of list.namedChildren) {
+    if (!a || a.type === 'comment') continue;
+    if (a.type === 'keyword_argument') {
+      const name = a.childForFieldName('name');
+      const value = a.childForFieldName('value');
+      out.push({
+        name: name?.text,
+        value: value ? toValue(value) : { kind: 'unknown', range: rangeOf(a), text: a.text },
+        range: rangeOf(a),
+        nameRange: name ? rangeOf(name) : undefined,
+      });
+    } else if (a.type === 'list_splat' || a.type === 'dictionary_splat') {
+      out.push({ splat: a.type === 'list_splat' ? '*' : '**', value: { kind: 'unknown', range: rangeOf(a), text: a.text }, range: rangeOf(a) });
+    } else {
+      out.push({ value: toValue(a), range: rangeOf(a) });
+    }
+  }
+  return out;
+}
+
+function collectCalls(v: Value, out: Call[]): void {
+  switch (v.kind) {
+    case 'call':
+      collectCallsInCall(v.call, out);
+      return;
+    case 'list':
+    case 'tuple':
+    case 'set':
+      for (const i of v.items) collectCalls(i, out);
+      return;
+    case 'dict':
+      for (const e of v.entries) {
+        collectCalls(e.key, out);
+        collectCalls(e.value, out);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+function collectCallsInCall(call: Call, out: Call[]): void {
+  out.push(call);
+  for (const a of call.args) collectCalls(a.value, out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// PEP 723
+
+const SCRIPT_START = /^# \/\/\/ script[ \t]*$/m;
+
+function readScriptBlock(text: string): Model['script'] {
+  const m = SCRIPT_START.exec(text);
+  if (!m) return undefined;
+  const startLine = text.slice(0, m.index).split('\n').length - 1;
+  const lines = text.split('\n');
+  const content: string[] = [];
+  for (let i = startLine + 1; i < lines.length; i++) {
+    const line = lines[i].replace(/\r$/, '');
+    if (line === '# ///') {
+      return { range: { start: { line: startLine, character: 0 }, end: { line: i, character: line.length } }, content: content.join('\n') };
+    }
+    if (line !== '#' && !line.startsWith('# ')) return undefined;
+    content.push(line.slice(2));
+  }
+  return undefined;
+}

@@ -1,0 +1,120 @@
+// Python literals as Python evaluates them: strings (prefixes, escapes, implicit concatenation) and numbers.
+
+/** The value of one string literal's source text, or undefined for f-strings with fields and \N{...}. */
+export function evalStringLiteral(src: string): { value: string; bytes: boolean } | undefined {
+  const m = /^([rRbBuUfF]{0,2})('''|"""|'|")/.exec(src);
+  if (!m) return undefined;
+  const prefix = m[1].toLowerCase();
+  const quote = m[2];
+  if (!src.endsWith(quote) || src.length < m[0].length + quote.length) return undefined;
+  const body = src.slice(m[0].length, src.length - quote.length);
+  const raw = prefix.includes('r');
+  const bytes = prefix.includes('b');
+  if (prefix.includes('f')) {
+    // An f-string is known only when it has no replacement fields.
+    if (/(^|[^{])\{(?!\{)/.test(body.replace(/\{\{/g, ''))) return undefined;
+    const plain = body.replace(/\{\{/g, '{').replace(/\}\}/g, '}');
+    const v = raw ? plain : unescape(plain);
+    return v === undefined ? undefined : { value: v, bytes };
+  }
+  if (raw) return { value: body, bytes };
+  const v = unescape(body);
+  return v === undefined ? undefined : { value: v, bytes };
+}
+
+const SIMPLE: Record<string, string> = {
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\n': '',
+};
+
+function unescape(body: string): string | undefined {
+  if (!body.includes('\\')) return body;
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c !== '\\' || i === body.length - 1) {
+      out += c;
+      continue;
+    }
+    const n = body[i + 1];
+    if (n in SIMPLE) {
+      out += SIMPLE[n];
+      i++;
+    } else if (n === '\r') {
+      i += body[i + 2] === '\n' ? 2 : 1;
+    } else if (/[0-7]/.test(n)) {
+      const oct = /^[0-7]{1,3}/.exec(body.slice(i + 1))![0];
+      out += String.fromCodePoint(parseInt(oct, 8));
+      i += oct.length;
+    } else if (n === 'x' || n === 'u' || n === 'U') {
+      const len = n === 'x' ? 2 : n === 'u' ? 4 : 8;
+      const hex = body.slice(i + 2, i + 2 + len);
+      if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) return undefined;
+      out += String.fromCodePoint(parseInt(hex, 16));
+      i += 1 + len;
+    } else if (n === 'N') {
+      return undefined;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** The value of a number literal: int (any base, underscores), float or complex. */
+export function evalNumber(src: string): { kind: 'int' | 'float' | 'complex'; value: number } | undefined {
+  const s = src.replace(/_/g, '');
+  if (/[jJ]$/.test(s)) {
+    const v = Number(s.slice(0, -1));
+    return Number.isNaN(v) ? undefined : { kind: 'complex', value: v };
+  }
+  if (/^0[xX][0-9a-fA-F]+$/.test(s)) return { kind: 'int', value: parseInt(s.slice(2), 16) };
+  if (/^0[oO][0-7]+$/.test(s)) return { kind: 'int', value: parseInt(s.slice(2), 8) };
+  if (/^0[bB][01]+$/.test(s)) return { kind: 'int', value: parseInt(s.slice(2), 2) };
+  if (/^[0-9]+$/.test(s)) return { kind: 'int', value: Number(s) };
+  const v = Number(s);
+  return Number.isNaN(v) ? undefined : { kind: 'float', value: v };
+}
+
+/** Python's str.isspace() for one character. */
+export function pyIsSpace(c: string): boolean {
+  return /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/.test(c);
+}
+
+/** Python's str.strip() with no argument. */
+export function pyStrip(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && pyIsSpace(s[a])) a++;
+  while (b > a && pyIsSpace(s[b - 1])) b--;
+  return s.slice(a, b);
+}
+
+/** Python's repr() of a str. */
+export function pyRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === quote) out += '\\' + quote;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else if (cp >= 0x80 && cp <= 0xa0) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else if (cp === 0xad) out += '\\xad';
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\u' + cp.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + quote;
+}

@@ -1,0 +1,169 @@
+// How a file uses the Vis SDK: which SDK its imports name, what each call resolves to, and the
+// generation (G1 `vis.extension`, G2 `vis.register`, G3 `vis.register_extension`).
+import type { Binding, Call, ImportBinding, Model, SdkFlavour, Value } from './types';
+
+export const TYPED_MODULE = 'blockether.vis.extension';
+export const G1_MODULE = 'vis';
+
+/** The fully qualified name a dotted name refers to through the module's imports. */
+export function qualify(model: Model, dotted: string): string | undefined {
+  const dot = dotted.indexOf('.');
+  const head = dot === -1 ? dotted : dotted.slice(0, dot);
+  const rest = dot === -1 ? '' : dotted.slice(dot);
+  const binding = importOf(model, head);
+  if (!binding) return undefined;
+  const base = binding.name !== undefined ? `${binding.module}.${binding.name}` : binding.aliased ? binding.module : head;
+  return base + rest;
+}
+
+function importOf(model: Model, name: string): ImportBinding | undefined {
+  const bindings = model.bindings.get(name);
+  const imp = bindings?.find((b): b is Extract<Binding, { kind: 'import' }> => b.kind === 'import');
+  return imp?.binding;
+}
+
+export function flavourOf(qualified: string | undefined): { flavour: SdkFlavour; member: string } | undefined {
+  if (!qualified) return undefined;
+  if (qualified.startsWith(TYPED_MODULE + '.')) return { flavour: 'typed', member: qualified.slice(TYPED_MODULE.length + 1) };
+  if (qualified.startsWith(G1_MODULE + '.')) return { flavour: 'g1', member: qualified.slice(G1_MODULE.length + 1) };
+  return undefined;
+}
+
+/** The SDK member a call resolves to (`Symbol`, `register_extension`, `extension`...), with its SDK. */
+export function sdkCall(call: Call): { flavour: SdkFlavour; member: string } | undefined {
+  return flavourOf(call.qualified);
+}
+
+export function isTyped(call: Call, member: string): boolean {
+  const s = sdkCall(call);
+  return s?.flavour === 'typed' && s.member === member;
+}
+
+function importTarget(imp: ImportBinding): string {
+  return imp.name !== undefined ? `${imp.module}.${imp.name}` : imp.module;
+}
+
+/** Which SDK an import brings in: the typed `blockether.vis.extension` or the G1 `vis` module. */
+export function importFlavour(imp: ImportBinding): SdkFlavour | undefined {
+  const target = importTarget(imp);
+  if (target === TYPED_MODULE || target.startsWith(TYPED_MODULE + '.')) return 'typed';
+  if (imp.name === undefined && (imp.module === G1_MODULE || imp.module.startsWith(G1_MODULE + '.'))) return 'g1';
+  return undefined;
+}
+
+/** Qualifies every call and decorator, finds the SDK imports and decides the generation. */
+export function detectSdk(model: Model): void {
+  for (const call of model.calls) call.qualified = qualify(model, call.callee);
+  for (const d of [...model.functions.flatMap((f) => f.decorators), ...model.classes.flatMap((c) => c.decorators)]) {
+    if (d.name) d.qualified = qualify(model, d.name);
+  }
+  for (const imp of model.imports) {
+    const flavour = importFlavour(imp);
+    if (flavour && !model.sdkImports.some((s) => s.range.start.line === imp.statementRange.start.line && s.flavour === flavour)) {
+      model.sdkImports.push({ flavour, range: imp.statementRange, text: importTarget(imp) });
+    }
+  }
+  const typed = model.sdkImports.some((s) => s.flavour === 'typed');
+  const g1 = model.sdkImports.some((s) => s.flavour === 'g1');
+  if (!typed && !g1) return;
+  const first = registrations(model)[0];
+  if (first) {
+    model.generation = first.kind;
+  } else {
+    model.generation = typed ? 'G3' : 'G1';
+    model.generationAssumed = true;
+  }
+}
+
+export interface Registration {
+  kind: 'G1' | 'G2' | 'G3';
+  call: Call;
+}
+
+/** Every registration call in the file: G1 `vis.extension(...)`, G2 `register(...)`, G3 `register_extension(...)`. */
+export function registrations(model: Model): Registration[] {
+  const out: Registration[] = [];
+  for (const call of model.calls) {
+    const s = sdkCall(call);
+    if (!s) continue;
+    if (s.flavour === 'g1' && s.member === 'extension') out.push({ kind: 'G1', call });
+    if (s.flavour === 'typed' && s.member === 'register') out.push({ kind: 'G2', call });
+    if (s.flavour === 'typed' && s.member === 'register_extension') out.push({ kind: 'G3', call });
+  }
+  return out;
+}
+
+/**
+ * The value a name stands for when the module binds it exactly once (to a literal, a module-level
+ * function or class, or another such name); anything else stays as it is (`name`) and counts as unknown.
+ */
+export function resolve(model: Model, v: Value, depth = 0): Value {
+  if (v.kind !== 'name' || depth > 16) return v;
+  const bindings = model.bindings.get(v.name);
+  if (!bindings || bindings.length !== 1) return v;
+  const b = bindings[0];
+  if (b.kind === 'function') return { kind: 'function', name: b.name, range: v.range, text: v.text };
+  if (b.kind === 'class') return { kind: 'class', name: b.name, range: v.range, text: v.text };
+  if (b.kind === 'assign') return resolve(model, b.value, depth + 1);
+  return v;
+}
+
+/** True when a value is statically known (not a name, attribute, call result or unknown expression). */
+export function isKnown(v: Value): boolean {
+  return v.kind !== 'name' && v.kind !== 'attribute' && v.kind !== 'unknown';
+}
+
+/** Whether Python's `callable()` is true of a value: true, false, or undefined when unknown. */
+export function isCallable(v: Value): boolean | undefined {
+  switch (v.kind) {
+    case 'function':
+    case 'class':
+    case 'lambda':
+      return true;
+    case 'str':
+    case 'bytes':
+    case 'int':
+    case 'float':
+    case 'complex':
+    case 'bool':
+    case 'none':
+    case 'ellipsis':
+    case 'list':
+    case 'tuple':
+    case 'set':
+    case 'dict':
+    case 'comprehension':
+      return false;
+    default:
+      return undefined;
+  }
+}
+
+/** Python truthiness of a known value, or undefined. */
+export function truthy(v: Value): boolean | undefined {
+  switch (v.kind) {
+    case 'str':
+      return v.value.length > 0;
+    case 'int':
+    case 'float':
+    case 'complex':
+      return v.value !== 0;
+    case 'bool':
+      return v.value;
+    case 'none':
+      return false;
+    case 'list':
+    case 'tuple':
+    case 'set':
+      return v.items.length > 0;
+    case 'dict':
+      return v.entries.length > 0;
+    case 'function':
+    case 'class':
+    case 'lambda':
+    case 'ellipsis':
+      return true;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,187 @@
+// The declaration model: one typed description of a Python file, built once per version and read by
+// every feature (rules, contracts, routing, docs). Positions are LSP positions (0-based line, UTF-16
+// character). Nothing here holds tree-sitter nodes, so a model outlives its parse tree.
+
+export interface Pos {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Pos;
+  end: Pos;
+}
+
+/** A statically known value, or `unknown` when it cannot be known without running the code. */
+export type Value =
+  | { kind: 'str'; value: string; range: Range; text: string }
+  | { kind: 'bytes'; range: Range; text: string }
+  | { kind: 'int' | 'float' | 'complex'; value: number; range: Range; text: string }
+  | { kind: 'bool'; value: boolean; range: Range; text: string }
+  | { kind: 'none'; range: Range; text: string }
+  | { kind: 'ellipsis'; range: Range; text: string }
+  | { kind: 'list' | 'tuple' | 'set'; items: Value[]; range: Range; text: string }
+  | { kind: 'dict'; entries: { key: Value; value: Value }[]; range: Range; text: string }
+  /** A list/set/dict comprehension or a generator expression. */
+  | { kind: 'comprehension'; of: 'list' | 'set' | 'dict' | 'generator'; range: Range; text: string }
+  | { kind: 'lambda'; range: Range; text: string }
+  | { kind: 'call'; call: Call; range: Range; text: string }
+  /** A bare name, resolved through the module's bindings by `resolve`. */
+  | { kind: 'name'; name: string; range: Range; text: string }
+  /** A dotted name such as `os.environ` or `vis.Symbol` (not a call). */
+  | { kind: 'attribute'; path: string; range: Range; text: string }
+  /** A module-level function or class (the result of resolving a name). */
+  | { kind: 'function'; name: string; range: Range; text: string }
+  | { kind: 'class'; name: string; range: Range; text: string }
+  | { kind: 'unknown'; range: Range; text: string };
+
+export type ValueKind = Value['kind'];
+
+export interface Argument {
+  /** Keyword name; undefined for a positional argument. */
+  name?: string;
+  /** `*args` or `**kwargs` splat: the call's arguments are not fully known. */
+  splat?: '*' | '**';
+  value: Value;
+  range: Range;
+  nameRange?: Range;
+}
+
+export interface Call {
+  /** Source text of the callee, e.g. `vis.Symbol`. */
+  callee: string;
+  /** Fully qualified name of the callee through the file's imports, e.g. `blockether.vis.extension.Symbol`. */
+  qualified?: string;
+  args: Argument[];
+  range: Range;
+  calleeRange: Range;
+  /** Range of the argument list, parentheses included. */
+  argsRange: Range;
+}
+
+export type ParamKind = 'positional_only' | 'positional_or_keyword' | 'var_positional' | 'keyword_only' | 'var_keyword';
+
+export interface Param {
+  name: string;
+  kind: ParamKind;
+  annotation?: string;
+  annotationRange?: Range;
+  /** Source text of the default, when there is one. */
+  default?: string;
+  defaultValue?: Value;
+  range: Range;
+}
+
+export interface Decorator {
+  /** Source text after the `@`. */
+  text: string;
+  /** Dotted name of the decorator (without the call), e.g. `dataclass` or `vis.method`. */
+  name?: string;
+  qualified?: string;
+  call?: Call;
+  range: Range;
+}
+
+export interface FunctionDecl {
+  name: string;
+  range: Range;
+  nameRange: Range;
+  params: Param[];
+  returns?: string;
+  returnsRange?: Range;
+  decorators: Decorator[];
+  /** The docstring as Python evaluates the literal (not yet cleaned like inspect.getdoc). */
+  docstring?: string;
+  isAsync: boolean;
+}
+
+export interface FieldDecl {
+  name: string;
+  annotation?: string;
+  annotationRange?: Range;
+  default?: string;
+  defaultValue?: Value;
+  range: Range;
+}
+
+export interface ClassDecl {
+  name: string;
+  range: Range;
+  nameRange: Range;
+  bases: string[];
+  decorators: Decorator[];
+  docstring?: string;
+  methods: FunctionDecl[];
+  /** Annotated class-body assignments (`x: int = 1`): dataclass fields when the class is a dataclass. */
+  fields: FieldDecl[];
+  /** Unannotated class-body assignments (`X = 1`): class attributes. */
+  attributes: { name: string; value: Value; range: Range }[];
+  classes: ClassDecl[];
+  /** `self.NAME = value` statements directly in `__init__`. */
+  selfAssignments: { name: string; value: Value; range: Range }[];
+}
+
+export interface ImportBinding {
+  /** The name bound in the module. */
+  local: string;
+  /** The imported module (`import a.b as c` → `a.b`; `import a.b` → `a.b`; `from a import b` → `a`). */
+  module: string;
+  /** For `from module import name`. */
+  name?: string;
+  /** False for `import a.b`, which binds only `a`. */
+  aliased: boolean;
+  range: Range;
+  /** The whole import statement. */
+  statementRange: Range;
+  /** Inside an `if`/`try`/... block rather than at the top level. */
+  conditional: boolean;
+}
+
+/** How a module-level name is bound. */
+export type Binding =
+  | { kind: 'assign'; name: string; value: Value; range: Range; annotation?: string }
+  | { kind: 'function'; name: string; decl: FunctionDecl; range: Range }
+  | { kind: 'class'; name: string; decl: ClassDecl; range: Range }
+  | { kind: 'import'; name: string; binding: ImportBinding; range: Range }
+  | { kind: 'other'; name: string; range: Range };
+
+export type Generation = 'G1' | 'G2' | 'G3';
+
+export type SdkFlavour = 'g1' | 'typed';
+
+export interface SdkImport {
+  flavour: SdkFlavour;
+  /** The whole import statement. */
+  range: Range;
+  text: string;
+}
+
+export interface ScriptBlock {
+  range: Range;
+  /** The TOML content, comment markers removed. */
+  content: string;
+}
+
+export interface Model {
+  uri: string;
+  lineCount: number;
+  imports: ImportBinding[];
+  /** The statements that import the Vis SDK, and which SDK each one is. */
+  sdkImports: SdkImport[];
+  /** The SDK generation the file is written for, or undefined when it does not use the SDK. */
+  generation?: Generation;
+  /** True when the generation was inferred without a registration call to go by. */
+  generationAssumed: boolean;
+  futureAnnotations: boolean;
+  script?: ScriptBlock;
+  functions: FunctionDecl[];
+  classes: ClassDecl[];
+  /** Module-level bindings by name, in source order. */
+  bindings: Map<string, Binding[]>;
+  /** Every call at module level (outside function and class bodies), in source order, nested ones included. */
+  calls: Call[];
+  /** Rows that tree-sitter could not parse and that were recovered. */
+  recovered: { startRow: number; endRow: number }[];
+  /** Top-level statements whose syntax is broken beyond recovery. */
+  syntaxErrors: Range[];
+}

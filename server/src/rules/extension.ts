@@ -1,0 +1,187 @@
+// `vis.Extension(...)` (G2/G3): the checks of Extension.__post_init__ and of Python's own call binding.
+// vis-sdk.md §2.1.
+import { isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
+import { pyStrip } from '../model/literals';
+import type { Call, Model, Value } from '../model/types';
+import type { Fix, Rule, RuleContext } from './types';
+import { callsOf, hasSplat, isEnvName, keyword, positional, pythonNameList, typedModuleAlias, valueOr } from './util';
+
+const FIELDS = [
+  'name',
+  'description',
+  'version',
+  'kind',
+  'alias',
+  'activation',
+  'symbols',
+  'prompt',
+  'slash_commands',
+  'op_hooks',
+  'language_tools',
+  'ctx',
+  'providers',
+  'network_filters',
+  'settings',
+  'env',
+];
+
+/** Collection fields and the declaration class each must hold. */
+export const COLLECTIONS: Record<string, string> = {
+  symbols: 'Symbol',
+  slash_commands: 'SlashCommand',
+  op_hooks: 'OpHook',
+  language_tools: 'LanguageSurface',
+  providers: 'Provider',
+  network_filters: 'NetworkFilter',
+  settings: 'Setting',
+};
+
+function extensions(model: Model): Call[] {
+  return callsOf(model, 'typed', 'Extension');
+}
+
+function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void): Rule {
+  return {
+    id,
+    severity: 'error',
+    summary,
+    check(ctx) {
+      for (const call of extensions(ctx.model)) check(ctx, call);
+    },
+  };
+}
+
+const isBlankOrNotStr = (v: Value) => v.kind !== 'str' || pyStrip(v.value) === '';
+
+function requireText(field: 'name' | 'description') {
+  return (ctx: RuleContext, call: Call) => {
+    const arg = keyword(call, field);
+    if (!arg) return; // EXT-002 reports it
+    const v = resolve(ctx.model, arg.value);
+    if (isKnown(v) && isBlankOrNotStr(v)) ctx.report(arg.value.range, `vis.Extension requires ${field}=<non-empty string>`);
+  };
+}
+
+function slug(name: string): string {
+  return name.trim().toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'ext';
+}
+
+export const extensionRules: Rule[] = [
+  rule('EXT-001', 'Extension takes keyword arguments only.', (ctx, call) => {
+    if (hasSplat(call, '*')) return;
+    const pos = positional(call);
+    if (pos.length === 0) return;
+    const range = { start: pos[0].range.start, end: pos[pos.length - 1].range.end };
+    ctx.report(range, `Extension.__init__() takes 1 positional argument but ${pos.length + 1} were given`);
+  }),
+  rule('EXT-002', 'Extension requires name= and description=.', (ctx, call) => {
+    if (hasSplat(call, '**')) return;
+    const missing = ['name', 'description'].filter((f) => !keyword(call, f));
+    if (missing.length === 0) return;
+    const s = missing.length === 1 ? '' : 's';
+    ctx.report(call.calleeRange, `Extension.__init__() missing ${missing.length} required keyword-only argument${s}: ${pythonNameList(missing)}`);
+  }),
+  rule('EXT-003', 'Extension name must be a non-blank string.', requireText('name')),
+  rule('EXT-004', 'Extension description must be a non-blank string.', requireText('description')),
+  rule('EXT-005', 'An Extension that declares symbols needs an alias.', (ctx, call) => {
+    const symbols = keyword(call, 'symbols');
+    if (!symbols || truthy(resolve(ctx.model, symbols.value)) !== true) return;
+    const aliasArg = keyword(call, 'alias');
+    const alias = valueOr(ctx.model, aliasArg, call);
+    if (!isKnown(alias) || !isBlankOrNotStr(alias)) return;
+    let fix: Fix | undefined;
+    if (!aliasArg) {
+      const name = resolve(ctx.model, keyword(call, 'name')?.value ?? alias);
+      const anchor = keyword(call, 'name') ?? keyword(call, 'description');
+      if (anchor) {
+        const value = slug(name.kind === 'str' ? name.value : 'ext');
+        fix = { title: `Add alias="${value}"`, edits: [{ range: { start: anchor.range.end, end: anchor.range.end }, newText: `, alias="${value}"` }] };
+      }
+    }
+    ctx.report(aliasArg ? aliasArg.value.range : symbols.range, 'vis.Extension requires alias=<string> when symbols are declared', fix);
+  }),
+  rule('EXT-006', 'Extension version, kind and alias are strings or None.', (ctx, call) => {
+    for (const field of ['version', 'kind', 'alias']) {
+      const arg = keyword(call, field);
+      if (!arg) continue;
+      const v = resolve(ctx.model, arg.value);
+      if (isKnown(v) && v.kind !== 'none' && v.kind !== 'str') ctx.report(arg.value.range, `vis.Extension ${field} must be a string`);
+    }
+  }),
+  rule('EXT-007', 'Extension ctx and activation are callables or None.', (ctx, call) => {
+    for (const field of ['ctx', 'activation']) {
+      const arg = keyword(call, field);
+      if (!arg) continue;
+      const v = resolve(ctx.model, arg.value);
+      if (v.kind !== 'none' && isCallable(v) === false) ctx.report(arg.value.range, `vis.Extension ${field} must be a callable`);
+    }
+  }),
+  rule('EXT-008', 'Extension prompt is text, a callable or None.', (ctx, call) => {
+    const arg = keyword(call, 'prompt');
+    if (!arg) return;
+    const v = resolve(ctx.model, arg.value);
+    if (v.kind !== 'none' && v.kind !== 'str' && isCallable(v) === false) ctx.report(arg.value.range, 'vis.Extension prompt must be text or a callable');
+  }),
+  rule('EXT-009', 'Extension collections are lists or tuples of the matching declarations.', (ctx, call) => {
+    const alias = typedModuleAlias(ctx.model);
+    for (const [field, cls] of Object.entries(COLLECTIONS)) {
+      const arg = keyword(call, field);
+      if (!arg) continue;
+      const message = `vis.Extension ${field} must contain ${cls} declarations`;
+      const v = resolve(ctx.model, arg.value);
+      if (!isKnown(v)) continue;
+      if (v.kind !== 'list' && v.kind !== 'tuple') {
+        ctx.report(arg.value.range, message, wrapFix(v, arg.value, cls));
+        continue;
+      }
+      for (const raw of v.items) {
+        const item = resolve(ctx.model, raw);
+        if (!isKnown(item)) continue;
+        if (item.kind === 'call') {
+          const s = sdkCall(item.call);
+          if (!s) continue; // a call to the author's own function: its result is unknown
+          if (s.flavour === 'typed' && s.member === cls) continue;
+        }
+        const fix: Fix | undefined =
+          field === 'symbols' && item.kind === 'function' && alias
+            ? { title: `Wrap in ${alias}.Symbol(...)`, edits: [{ range: raw.range, newText: `${alias}.Symbol(${raw.text})` }] }
+            : undefined;
+        ctx.report(raw.range, message, fix);
+      }
+    }
+  }),
+  rule('EXT-010', 'Extension env is a list or tuple of names.', (ctx, call) => {
+    const arg = keyword(call, 'env');
+    if (!arg) return;
+    const v = resolve(ctx.model, arg.value);
+    if (isKnown(v) && v.kind !== 'list' && v.kind !== 'tuple') {
+      ctx.report(arg.value.range, 'vis.Extension env must be a list or tuple of environment variable names');
+    }
+  }),
+  rule('EXT-011', 'Extension env entries are environment variable names.', (ctx, call) => {
+    const arg = keyword(call, 'env');
+    if (!arg) return;
+    const v = resolve(ctx.model, arg.value);
+    if (v.kind !== 'list' && v.kind !== 'tuple') return;
+    for (const raw of v.items) {
+      const item = resolve(ctx.model, raw);
+      if (!isKnown(item)) continue;
+      if (item.kind !== 'str' || !isEnvName(item.value)) ctx.report(raw.range, 'vis.Extension env entries must be environment variable names');
+    }
+  }),
+  rule('EXT-012', 'Extension takes only its declared fields.', (ctx, call) => {
+    for (const a of call.args) {
+      if (a.name !== undefined && !FIELDS.includes(a.name)) {
+        ctx.report(a.nameRange ?? a.range, `Extension.__init__() got an unexpected keyword argument '${a.name}'`);
+      }
+    }
+  }),
+];
+
+/** `symbols=vis.Symbol(f)` → `symbols=[vis.Symbol(f)]`: a bare declaration where a list belongs. */
+function wrapFix(v: Value, written: Value, cls: string): Fix | undefined {
+  if (v.kind !== 'call') return undefined;
+  const s = sdkCall(v.call);
+  if (s?.flavour !== 'typed' || s.member !== cls) return undefined;
+  return { title: `Put the ${cls} in a list`, edits: [{ range: written.range, newText: `[${written.text}]` }] };
+}

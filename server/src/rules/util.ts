@@ -1,0 +1,79 @@
+// Small readers over calls in the model, shared by the rule families.
+import { TYPED_MODULE, qualify, resolve, sdkCall } from '../model/sdk';
+import type { Argument, Call, Model, Value } from '../model/types';
+
+/** Calls in the file that resolve to the given SDK member. */
+export function callsOf(model: Model, flavour: 'typed' | 'g1', member: string): Call[] {
+  return model.calls.filter((c) => {
+    const s = sdkCall(c);
+    return s?.flavour === flavour && s.member === member;
+  });
+}
+
+export function keyword(call: Call, name: string): Argument | undefined {
+  return call.args.find((a) => a.name === name);
+}
+
+export function positional(call: Call): Argument[] {
+  return call.args.filter((a) => a.name === undefined && !a.splat);
+}
+
+export function hasSplat(call: Call, kind?: '*' | '**'): boolean {
+  return call.args.some((a) => (kind ? a.splat === kind : !!a.splat));
+}
+
+/**
+ * Binds a call's arguments to a Python signature (positional-or-keyword parameters in order):
+ * the argument for each parameter that was given. Undefined when splats make the binding unknowable.
+ */
+export function bindArguments(call: Call, params: readonly string[]): Map<string, Argument> | undefined {
+  if (hasSplat(call)) return undefined;
+  const out = new Map<string, Argument>();
+  positional(call).forEach((a, i) => {
+    if (i < params.length) out.set(params[i], a);
+  });
+  for (const a of call.args) if (a.name !== undefined) out.set(a.name, a);
+  return out;
+}
+
+/** The resolved value of an argument, or of Python's default `None` when it was not given. */
+export function valueOr(model: Model, arg: Argument | undefined, call: Call): Value {
+  if (!arg) return { kind: 'none', range: call.calleeRange, text: 'None' };
+  return resolve(model, arg.value);
+}
+
+/** The local name through which the file reaches the typed SDK module (e.g. `vis`), if any. */
+export function typedModuleAlias(model: Model): string | undefined {
+  for (const imp of model.imports) {
+    if (qualify(model, imp.local) === TYPED_MODULE) return imp.local;
+  }
+  return undefined;
+}
+
+/** Python's isidentifier() for ASCII and the common Unicode letters. */
+export function isIdentifier(s: string): boolean {
+  return /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u.test(s);
+}
+
+/** Python's "missing N required keyword-only argument(s): 'a' and 'b'" list. */
+export function pythonNameList(names: string[]): string {
+  const q = names.map((n) => `'${n}'`);
+  if (q.length <= 1) return q.join('');
+  if (q.length === 2) return `${q[0]} and ${q[1]}`;
+  return `${q.slice(0, -1).join(', ')}, and ${q[q.length - 1]}`;
+}
+
+/** A file system path for a document URI (Vis names files by path in its load errors). */
+export function pathOf(uri: string): string {
+  if (!uri.startsWith('file://')) return uri;
+  try {
+    return decodeURIComponent(uri.slice('file://'.length)).replace(/^\/([A-Za-z]:)/, '$1');
+  } catch {
+    return uri;
+  }
+}
+
+/** The environment-variable-name test the SDK applies (non-empty, no leading digit, alnum or `_` only). */
+export function isEnvName(s: string): boolean {
+  return s.length > 0 && !/^\p{Nd}/u.test(s) && /^[\p{L}\p{N}_]+$/u.test(s);
+}
