@@ -27,7 +27,6 @@ const REPL_VERBS: readonly Verb[] = ['repl_start', 'repl_status', 'repl_connect'
  * - `legacy`: prompt.py @abe830d9 (v2.1.0), @25fb514e and the docstring-reflow version.
  */
 export type RoutingVersion = 'current' | 'legacy';
-export const ROUTING_VERSIONS: readonly RoutingVersion[] = ['current', 'legacy'];
 export const DEFAULT_ROUTING_VERSION: RoutingVersion = 'current';
 
 export interface RoutingArgs {
