@@ -11,6 +11,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Analyzer } from './analysis';
 import { registerCodeActions } from './features/codeActions';
 import { registerDiagnostics } from './features/diagnostics';
+import { registerHover } from './features/hover';
 import type { ServerContext, Settings } from './features/context';
 import { defaultSettings } from './features/context';
 import { initParser } from './parse/parser';
@@ -36,6 +37,7 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
+      hoverProvider: true,
     },
     serverInfo: { name: PRODUCT },
   };
@@ -67,6 +69,7 @@ function applySettings(s: Partial<Settings>): void {
 
 const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
+registerHover(ctx);
 
 documents.listen(connection);
 connection.listen();
