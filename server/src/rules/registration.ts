@@ -120,7 +120,7 @@ export const registrationRules: Rule[] = [
       if ([...typed, ...g1].some((i) => i.conditional)) return; // a deliberate fallback import
       for (const imp of g1) {
         report(
-          imp.range,
+          imp.statementRange,
           `import vis is the G1 SDK; this file uses the typed SDK (${TYPED_MODULE}), which leaves the top-level vis module alone. Remove import vis.`,
           isSingleImport(imp.statementRange) ? { title: 'Remove import vis', edits: [{ range: lineRange(imp.statementRange), newText: '' }] } : undefined,
         );

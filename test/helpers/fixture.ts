@@ -1,0 +1,56 @@
+// Inline Python fixtures with range markers: `[|text|]` marks an expected range; the markers are
+// removed from the text and the ranges returned in order of their opening marker.
+import { analyzeText } from '../../server/src/analysis';
+import type { Range } from '../../server/src/model/types';
+import type { Finding } from '../../server/src/rules/types';
+
+export function fixture(marked: string): { text: string; ranges: Range[] } {
+  let text = '';
+  const ranges: Range[] = [];
+  const open: { line: number; character: number; index: number }[] = [];
+  let line = 0;
+  let character = 0;
+  for (let i = 0; i < marked.length; i++) {
+    if (marked.startsWith('[|', i)) {
+      open.push({ line, character, index: ranges.length });
+      ranges.push(undefined as unknown as Range);
+      i++;
+      continue;
+    }
+    if (marked.startsWith('|]', i)) {
+      const start = open.pop();
+      if (!start) throw new Error('unbalanced |] in fixture');
+      ranges[start.index] = { start: { line: start.line, character: start.character }, end: { line, character } };
+      i++;
+      continue;
+    }
+    const c = marked[i];
+    text += c;
+    if (c === '\n') {
+      line++;
+      character = 0;
+    } else character++;
+  }
+  if (open.length) throw new Error('unclosed [| in fixture');
+  return { text, ranges };
+}
+
+/** Analyses a fixture's text as the file at `uri`. */
+export function findings(text: string, uri = 'file:///work/ext/tool.py'): Finding[] {
+  return analyzeText(uri, text).findings;
+}
+
+/** The findings of one rule, as [message, range] pairs. */
+export function findingsOf(rule: string, text: string, uri?: string): { message: string; range: Range }[] {
+  return findings(text, uri)
+    .filter((f) => f.rule === rule)
+    .map((f) => ({ message: f.message, range: f.range }));
+}
+
+/** The dedented text of a template literal (the first line break and common indentation removed). */
+export function py(strings: TemplateStringsArray, ...values: unknown[]): string {
+  const raw = String.raw({ raw: strings }, ...values).replace(/^\n/, '');
+  const lines = raw.split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+  return lines.map((l) => l.slice(indent)).join('\n');
+}
