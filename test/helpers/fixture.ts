@@ -49,7 +49,7 @@ export function findingsOf(rule: string, text: string, uri?: string): { message:
 
 /** The dedented text of a template literal (the first line break and common indentation removed). */
 export function py(strings: TemplateStringsArray, ...values: unknown[]): string {
-  const raw = String.raw({ raw: strings }, ...values).replace(/^\n/, '');
+  const raw = String.raw({ raw: strings.raw }, ...values).replace(/^\n/, '');
   const lines = raw.split('\n');
   const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
   return lines.map((l) => l.slice(indent)).join('\n');

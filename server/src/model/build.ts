@@ -18,7 +18,7 @@ import type {
   Range,
   Value,
 } from './types';
-import { detectSdk } from './sdk';
+import { allDecorators, detectSdk } from './sdk';
 
 interface Fragment {
   imports: ImportBinding[];
@@ -135,7 +135,7 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
         const cls = readClass(stmt, def);
         f.classes.push(cls);
         f.bindings.push({ kind: 'class', name: cls.name, decl: cls, range: cls.range });
-        for (const d of cls.decorators) if (d.call) collectCallsInCall(d.call, f.calls);
+        for (const d of allDecorators(cls)) if (d.call) collectCallsInCall(d.call, f.calls);
       }
       return;
     }

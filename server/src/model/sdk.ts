@@ -1,6 +1,6 @@
 // How a file uses the Vis SDK: which SDK its imports name, what each call resolves to, and the
 // generation (G1 `vis.extension`, G2 `vis.register`, G3 `vis.register_extension`).
-import type { Binding, Call, ImportBinding, Model, SdkFlavour, Value } from './types';
+import type { Binding, ClassDecl, Decorator, Call, ImportBinding, Model, SdkFlavour, Value } from './types';
 
 export const TYPED_MODULE = 'blockether.vis.extension';
 export const G1_MODULE = 'vis';
@@ -51,10 +51,15 @@ export function importFlavour(imp: ImportBinding): SdkFlavour | undefined {
   return undefined;
 }
 
+/** The decorators of a class, its methods and its nested classes. */
+export function allDecorators(cls: ClassDecl): Decorator[] {
+  return [...cls.decorators, ...cls.methods.flatMap((m) => m.decorators), ...cls.classes.flatMap(allDecorators)];
+}
+
 /** Qualifies every call and decorator, finds the SDK imports and decides the generation. */
 export function detectSdk(model: Model): void {
   for (const call of model.calls) call.qualified = qualify(model, call.callee);
-  for (const d of [...model.functions.flatMap((f) => f.decorators), ...model.classes.flatMap((c) => c.decorators)]) {
+  for (const d of [...model.functions.flatMap((f) => f.decorators), ...model.classes.flatMap(allDecorators)]) {
     if (d.name) d.qualified = qualify(model, d.name);
   }
   for (const imp of model.imports) {

@@ -92,13 +92,18 @@ function collect(root: Node, text: string, out: Node[], rec: Recovery, depth: nu
   const children = root.type === 'ERROR' ? [root] : root.namedChildren;
   for (const child of children) {
     if (!child) continue;
-    if (child.type !== 'ERROR' || depth >= MAX_RECOVERIES) {
+    if ((child.type !== 'ERROR' && !child.hasError) || depth >= MAX_RECOVERIES) {
       out.push(child);
       continue;
     }
-    // An ERROR at the top level: find where the next real statement starts inside it.
+    // A broken statement at the top level: find where the next real statement starts inside it
+    // (an unclosed bracket or string can swallow the rest of the file).
     const resume = resumeOffset(child, text);
     if (resume === undefined) {
+      if (child.type !== 'ERROR') {
+        out.push(child);
+        continue;
+      }
       // tree-sitter kept the break to this node: try it alone with its brackets closed.
       const repaired = parseBroken(text, child.startIndex, child.endIndex, rec);
       out.push(...(repaired.length && !repaired.some((n) => n.type === 'ERROR') ? repaired : [child]));
@@ -123,7 +128,10 @@ function collect(root: Node, text: string, out: Node[], rec: Recovery, depth: nu
 /** The offset of the first line inside `error` (after its first line) that starts a new top-level statement. */
 function resumeOffset(error: Node, text: string): number | undefined {
   const strings: [number, number][] = [];
-  for (const s of error.descendantsOfType('string')) if (s) strings.push([s.startIndex, s.endIndex]);
+  // Only a triple-quoted string can hold a line break (an unterminated '...' ends at its line).
+  for (const s of error.descendantsOfType('string')) {
+    if (s && /^[rRbBuUfF]{0,2}('''|""")/.test(text.slice(s.startIndex, s.startIndex + 5))) strings.push([s.startIndex, s.endIndex]);
+  }
   let offset = text.indexOf('\n', error.startIndex);
   while (offset !== -1 && offset < error.endIndex) {
     const lineStart = offset + 1;
