@@ -2,7 +2,7 @@
 // position and text, so an edit re-reads only the statements it touched; the module-level pass that
 // joins the fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import type { ParsedDocument } from '../parse/parser';
+import { sourceOf, type ParsedDocument } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
@@ -30,10 +30,46 @@ interface Fragment {
   syntaxErrors: Range[];
 }
 
+/** A node's range, computed from its tree's line table (one WASM call, for the end offset). */
 export function rangeOf(n: Node): Range {
+  return spanOf(n).range;
+}
+
+// Every property of a web-tree-sitter node is a call into WASM; these read each one once per node.
+const TYPE = Symbol('type');
+const SPAN = Symbol('span');
+type Cached = Node & { [TYPE]?: string; [SPAN]?: { range: Range; text: string } };
+
+/** A node's type ('' for none). */
+function ty(n: Node | null | undefined): string {
+  if (!n) return '';
+  return ((n as Cached)[TYPE] ??= n.type);
+}
+
+function textOf(n: Node): string;
+function textOf(n: Node | null | undefined): string | undefined;
+function textOf(n: Node | null | undefined): string | undefined {
+  return n ? spanOf(n).text : undefined;
+}
+
+/** A node's range and source text together, sharing the one WASM call both need. */
+function spanOf(n: Node): { range: Range; text: string } {
+  return ((n as Cached)[SPAN] ??= computeSpan(n));
+}
+
+function computeSpan(n: Node): { range: Range; text: string } {
+  const end = n.endIndex;
+  const { text, lineStarts } = sourceOf(n.tree);
+  let lo = n.startPosition.row;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid] <= end) lo = mid;
+    else hi = mid - 1;
+  }
   return {
-    start: { line: n.startPosition.row, character: n.startPosition.column },
-    end: { line: n.endPosition.row, character: n.endPosition.column },
+    range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: { line: lo, character: end - lineStarts[lo] } },
+    text: text.slice(n.startIndex, end),
   };
 }
 
@@ -45,7 +81,7 @@ export class ModelBuilder {
     const next = new Map<string, Fragment>();
     const fragments: Fragment[] = [];
     for (const stmt of doc.statements) {
-      const key = `${stmt.startPosition.row}:${stmt.startPosition.column}:${stmt.type}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
+      const key = `${stmt.startPosition.row}:${stmt.startPosition.column}:${ty(stmt)}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
       let f = this.cache.get(key) ?? next.get(key);
       if (!f) f = readStatement(stmt, doc.text);
       next.set(key, f);
@@ -113,25 +149,25 @@ function readStatement(stmt: Node, text: string): Fragment {
 }
 
 function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {
-  switch (stmt.type) {
+  switch (ty(stmt)) {
     case 'import_statement':
     case 'import_from_statement':
       readImport(stmt, f, conditional);
       return;
     case 'future_import_statement':
-      if (stmt.namedChildren.some((c) => c?.text === 'annotations')) f.futureAnnotations = true;
+      if (stmt.namedChildren.some((c) => textOf(c) === 'annotations')) f.futureAnnotations = true;
       return;
     case 'decorated_definition':
     case 'function_definition':
     case 'class_definition': {
-      const def = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+      const def = ty(stmt) === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
       if (!def) return;
-      if (def.type === 'function_definition') {
+      if (ty(def) === 'function_definition') {
         const fn = readFunction(stmt, def);
         f.functions.push(fn);
         f.bindings.push({ kind: 'function', name: fn.name, decl: fn, range: fn.range });
         for (const d of fn.decorators) if (d.call) collectCallsInCall(d.call, f.calls);
-      } else if (def.type === 'class_definition') {
+      } else if (ty(def) === 'class_definition') {
         const cls = readClass(stmt, def);
         f.classes.push(cls);
         f.bindings.push({ kind: 'class', name: cls.name, decl: cls, range: cls.range });
@@ -155,9 +191,9 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
     case 'block': {
       for (const child of stmt.namedChildren) {
         if (!child) continue;
-        if (child.type === 'block' || child.type.endsWith('_clause')) {
-          for (const s of child.type === 'block' ? child.namedChildren : [child]) if (s) readInto(s, text, f, true);
-        } else if (stmt.type === 'block') {
+        if (ty(child) === 'block' || ty(child).endsWith('_clause')) {
+          for (const s of ty(child) === 'block' ? child.namedChildren : [child]) if (s) readInto(s, text, f, true);
+        } else if (ty(stmt) === 'block') {
           readInto(child, text, f, true);
         } else {
           // The condition or iterable of the compound statement: calls there still run at import.
@@ -175,34 +211,34 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
 }
 
 function readExpressionStatement(expr: Node, f: Fragment): void {
-  if (expr.type === 'assignment') {
+  if (ty(expr) === 'assignment') {
     // a = b = value: every target is bound to the innermost value.
     const targets: Node[] = [];
     let node: Node | null = expr;
     let annotation: string | undefined;
-    while (node && node.type === 'assignment') {
+    while (node && ty(node) === 'assignment') {
       const left = node.childForFieldName('left');
       if (left) targets.push(left);
-      annotation ??= node.childForFieldName('type')?.text;
+      annotation ??= textOf(node.childForFieldName('type'));
       node = node.childForFieldName('right');
     }
     const value = node ? toValue(node) : undefined;
     if (value) collectCalls(value, f.calls);
     for (const t of targets) {
-      if (t.type === 'identifier') {
-        if (value) f.bindings.push({ kind: 'assign', name: t.text, value, range: rangeOf(t), annotation });
-        else f.bindings.push({ kind: 'other', name: t.text, range: rangeOf(t) });
+      if (ty(t) === 'identifier') {
+        if (value) f.bindings.push({ kind: 'assign', name: textOf(t), value, range: rangeOf(t), annotation });
+        else f.bindings.push({ kind: 'other', name: textOf(t), range: rangeOf(t) });
       } else {
         for (const id of t.descendantsOfType('identifier')) {
-          if (id && id.parent?.type !== 'attribute' && id.parent?.type !== 'subscript') f.bindings.push({ kind: 'other', name: id.text, range: rangeOf(id) });
+          if (id && ty(id.parent) !== 'attribute' && ty(id.parent) !== 'subscript') f.bindings.push({ kind: 'other', name: textOf(id), range: rangeOf(id) });
         }
       }
     }
     return;
   }
-  if (expr.type === 'augmented_assignment') {
+  if (ty(expr) === 'augmented_assignment') {
     const left = expr.childForFieldName('left');
-    if (left?.type === 'identifier') f.bindings.push({ kind: 'other', name: left.text, range: rangeOf(left) });
+    if (left && ty(left) === 'identifier') f.bindings.push({ kind: 'other', name: textOf(left), range: rangeOf(left) });
     const right = expr.childForFieldName('right');
     if (right) collectCalls(toValue(right), f.calls);
     return;
@@ -217,29 +253,29 @@ function readImport(stmt: Node, f: Fragment, conditional: boolean): void {
     f.imports.push(b);
     f.bindings.push({ kind: 'import', name: local, binding: b, range: b.range });
   };
-  if (stmt.type === 'import_statement') {
+  if (ty(stmt) === 'import_statement') {
     for (const n of stmt.childrenForFieldName('name')) {
       if (!n) continue;
-      if (n.type === 'aliased_import') {
-        const mod = n.childForFieldName('name')?.text ?? '';
-        const alias = n.childForFieldName('alias')?.text ?? mod;
+      if (ty(n) === 'aliased_import') {
+        const mod = textOf(n.childForFieldName('name')) ?? '';
+        const alias = textOf(n.childForFieldName('alias')) ?? mod;
         add(alias, mod, undefined, n);
       } else {
         // `import a.b` binds `a`; the module is still a.b.
-        add(n.text.split('.')[0], n.text, undefined, n, false);
+        add(textOf(n).split('.')[0], textOf(n), undefined, n, false);
       }
     }
     return;
   }
   const moduleNode = stmt.childForFieldName('module_name');
-  const module = moduleNode?.text ?? '';
+  const module = textOf(moduleNode) ?? '';
   for (const n of stmt.childrenForFieldName('name')) {
     if (!n) continue;
-    if (n.type === 'aliased_import') {
-      const name = n.childForFieldName('name')?.text ?? '';
-      add(n.childForFieldName('alias')?.text ?? name, module, name, n);
+    if (ty(n) === 'aliased_import') {
+      const name = textOf(n.childForFieldName('name')) ?? '';
+      add(textOf(n.childForFieldName('alias')) ?? name, module, name, n);
     } else {
-      add(n.text, module, n.text, n);
+      add(textOf(n), module, textOf(n), n);
     }
   }
 }
@@ -248,21 +284,21 @@ function readImport(stmt: Node, f: Fragment, conditional: boolean): void {
 // Functions and classes
 
 function readDecorators(outer: Node): Decorator[] {
-  if (outer.type !== 'decorated_definition') return [];
+  if (ty(outer) !== 'decorated_definition') return [];
   const out: Decorator[] = [];
   for (const d of outer.namedChildren) {
-    if (!d || d.type !== 'decorator') continue;
-    const expr = d.namedChildren.find((c) => !!c && c.type !== 'comment');
+    if (!d || ty(d) !== 'decorator') continue;
+    const expr = d.namedChildren.find((c) => !!c && ty(c) !== 'comment');
     if (!expr) continue;
-    const dec: Decorator = { text: expr.text, range: rangeOf(d) };
-    if (expr.type === 'call') {
+    const dec: Decorator = { text: textOf(expr), range: rangeOf(d) };
+    if (ty(expr) === 'call') {
       const v = toValue(expr);
       if (v.kind === 'call') {
         dec.call = v.call;
         dec.name = v.call.callee;
       }
-    } else if (expr.type === 'identifier' || expr.type === 'attribute') {
-      dec.name = expr.text;
+    } else if (ty(expr) === 'identifier' || ty(expr) === 'attribute') {
+      dec.name = textOf(expr);
     }
     out.push(dec);
   }
@@ -270,8 +306,10 @@ function readDecorators(outer: Node): Decorator[] {
 }
 
 function docstringOf(body: Node | null): string | undefined {
-  const first = body?.namedChildren.find((c) => !!c && c.type !== 'comment');
-  if (!first || first.type !== 'expression_statement' || first.namedChildCount !== 1) return undefined;
+  // Only the first statement matters: walk siblings rather than materialising the whole body.
+  let first = body?.firstNamedChild ?? null;
+  while (first && ty(first) === 'comment') first = first.nextNamedSibling;
+  if (!first || ty(first) !== 'expression_statement' || first.namedChildCount !== 1) return undefined;
   const s = first.namedChildren[0];
   if (!s) return undefined;
   const v = toValue(s);
@@ -282,15 +320,15 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const nameNode = def.childForFieldName('name');
   const returnsNode = def.childForFieldName('return_type');
   return {
-    name: nameNode?.text ?? '',
+    name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
     nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
     params: readParams(def.childForFieldName('parameters')),
-    returns: returnsNode?.text,
+    returns: textOf(returnsNode),
     returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
     decorators: readDecorators(outer),
     docstring: docstringOf(def.childForFieldName('body')),
-    isAsync: def.children.some((c) => c?.type === 'async'),
+    isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
 }
 
@@ -299,12 +337,12 @@ function readParams(params: Node | null): Param[] {
   const out: Param[] = [];
   let keywordOnly = false;
   for (const p of params.namedChildren) {
-    if (!p || p.type === 'comment') continue;
-    if (p.type === 'positional_separator') {
+    if (!p || ty(p) === 'comment') continue;
+    if (ty(p) === 'positional_separator') {
       for (const q of out) if (q.kind === 'positional_or_keyword') q.kind = 'positional_only';
       continue;
     }
-    if (p.type === 'keyword_separator') {
+    if (ty(p) === 'keyword_separator') {
       keywordOnly = true;
       continue;
     }
@@ -312,25 +350,25 @@ function readParams(params: Node | null): Param[] {
     let type: Node | null = null;
     let value: Node | null = null;
     let star: '' | '*' | '**' = '';
-    if (p.type === 'typed_parameter') {
+    if (ty(p) === 'typed_parameter') {
       type = p.childForFieldName('type');
       nameNode = p.namedChildren.find((c) => !!c && c !== type) ?? null;
-    } else if (p.type === 'default_parameter' || p.type === 'typed_default_parameter') {
+    } else if (ty(p) === 'default_parameter' || ty(p) === 'typed_default_parameter') {
       nameNode = p.childForFieldName('name');
       type = p.childForFieldName('type');
       value = p.childForFieldName('value');
     }
-    if (nameNode?.type === 'list_splat_pattern') star = '*';
-    if (nameNode?.type === 'dictionary_splat_pattern') star = '**';
-    const name = star ? (nameNode?.namedChildren[0]?.text ?? '') : (nameNode?.text ?? '');
+    if (ty(nameNode) === 'list_splat_pattern') star = '*';
+    if (ty(nameNode) === 'dictionary_splat_pattern') star = '**';
+    const name = star ? (textOf(nameNode?.namedChildren[0]) ?? '') : (textOf(nameNode) ?? '');
     const kind = star === '*' ? 'var_positional' : star === '**' ? 'var_keyword' : keywordOnly ? 'keyword_only' : 'positional_or_keyword';
     if (star === '*') keywordOnly = true;
     out.push({
       name,
       kind,
-      annotation: type?.text,
+      annotation: textOf(type),
       annotationRange: type ? rangeOf(type) : undefined,
-      default: value?.text,
+      default: textOf(value),
       defaultValue: value ? toValue(value) : undefined,
       range: rangeOf(p),
     });
@@ -342,7 +380,7 @@ export function readClass(outer: Node, def: Node): ClassDecl {
   const nameNode = def.childForFieldName('name');
   const body = def.childForFieldName('body');
   const cls: ClassDecl = {
-    name: nameNode?.text ?? '',
+    name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
     nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
     bases: [],
@@ -355,32 +393,32 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     selfAssignments: [],
   };
   const supers = def.childForFieldName('superclasses');
-  if (supers) for (const b of supers.namedChildren) if (b && b.type !== 'keyword_argument' && b.type !== 'comment') cls.bases.push(b.text);
+  if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
-    const inner = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
-    if (inner?.type === 'function_definition') {
+    const inner = ty(stmt) === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+    if (inner && ty(inner) === 'function_definition') {
       const fn = readFunction(stmt, inner);
       cls.methods.push(fn);
       if (fn.name === '__init__') cls.selfAssignments = readSelfAssignments(inner);
-    } else if (inner?.type === 'class_definition') {
+    } else if (inner && ty(inner) === 'class_definition') {
       cls.classes.push(readClass(stmt, inner));
-    } else if (stmt.type === 'expression_statement') {
+    } else if (ty(stmt) === 'expression_statement') {
       const a = stmt.namedChildren[0];
-      if (a?.type !== 'assignment') continue;
+      if (!a || ty(a) !== 'assignment') continue;
       const left = a.childForFieldName('left');
       const type = a.childForFieldName('type');
       const right = a.childForFieldName('right');
-      if (left?.type !== 'identifier') continue;
+      if (!left || ty(left) !== 'identifier') continue;
       if (type) {
-        const field: FieldDecl = { name: left.text, annotation: type.text, annotationRange: rangeOf(type), range: rangeOf(a) };
+        const field: FieldDecl = { name: textOf(left), annotation: textOf(type), annotationRange: rangeOf(type), range: rangeOf(a) };
         if (right) {
-          field.default = right.text;
+          field.default = textOf(right);
           field.defaultValue = toValue(right);
         }
         cls.fields.push(field);
       } else if (right) {
-        cls.attributes.push({ name: left.text, value: toValue(right), range: rangeOf(a) });
+        cls.attributes.push({ name: textOf(left), value: toValue(right), range: rangeOf(a) });
       }
     }
   }
@@ -390,12 +428,12 @@ export function readClass(outer: Node, def: Node): ClassDecl {
 function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
   const out: ClassDecl['selfAssignments'] = [];
   for (const stmt of init.childForFieldName('body')?.namedChildren ?? []) {
-    const a = stmt?.type === 'expression_statement' ? stmt.namedChildren[0] : null;
-    if (a?.type !== 'assignment') continue;
+    const a = stmt && ty(stmt) === 'expression_statement' ? stmt.namedChildren[0] : null;
+    if (!a || ty(a) !== 'assignment') continue;
     const left = a.childForFieldName('left');
     const right = a.childForFieldName('right');
-    if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self' && right) {
-      out.push({ name: left.childForFieldName('attribute')?.text ?? '', value: toValue(right), range: rangeOf(a) });
+    if (left && ty(left) === 'attribute' && textOf(left.childForFieldName('object')) === 'self' && right) {
+      out.push({ name: textOf(left.childForFieldName('attribute')) ?? '', value: toValue(right), range: rangeOf(a) });
     }
   }
   return out;
@@ -405,16 +443,15 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 // Expressions → values
 
 export function toValue(n: Node): Value {
-  const range = rangeOf(n);
-  const text = n.text;
-  switch (n.type) {
+  const { range, text } = spanOf(n);
+  switch (ty(n)) {
     case 'string':
     case 'concatenated_string': {
-      const parts = n.type === 'string' ? [n] : n.namedChildren.filter((c): c is Node => !!c && c.type === 'string');
+      const parts = ty(n) === 'string' ? [n] : n.namedChildren.filter((c): c is Node => !!c && ty(c) === 'string');
       let value = '';
       let bytes = false;
       for (const p of parts) {
-        const v = evalStringLiteral(p.text);
+        const v = evalStringLiteral(textOf(p));
         if (!v) return { kind: 'unknown', range, text };
         value += v.value;
         bytes ||= v.bytes;
@@ -428,14 +465,14 @@ export function toValue(n: Node): Value {
     }
     case 'true':
     case 'false':
-      return { kind: 'bool', value: n.type === 'true', range, text };
+      return { kind: 'bool', value: ty(n) === 'true', range, text };
     case 'none':
       return { kind: 'none', range, text };
     case 'ellipsis':
       return { kind: 'ellipsis', range, text };
     case 'unary_operator': {
       const arg = n.childForFieldName('argument');
-      const op = n.childForFieldName('operator')?.text ?? text[0];
+      const op = textOf(n.childForFieldName('operator')) ?? text[0];
       const v = arg ? toValue(arg) : undefined;
       if (v && (v.kind === 'int' || v.kind === 'float' || v.kind === 'complex') && (op === '-' || op === '+')) {
         return { kind: v.kind, value: op === '-' ? -v.value : v.value, range, text };
@@ -443,7 +480,7 @@ export function toValue(n: Node): Value {
       return { kind: 'unknown', range, text };
     }
     case 'parenthesized_expression': {
-      const inner = n.namedChildren.find((c) => !!c && c.type !== 'comment');
+      const inner = n.namedChildren.find((c) => !!c && ty(c) !== 'comment');
       return inner ? { ...toValue(inner), range, text } : { kind: 'unknown', range, text };
     }
     case 'list':
@@ -451,16 +488,16 @@ export function toValue(n: Node): Value {
     case 'set':
     case 'expression_list':
       return {
-        kind: n.type === 'expression_list' ? 'tuple' : n.type,
-        items: n.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment').map(toValue),
+        kind: ty(n) === 'expression_list' ? 'tuple' : (ty(n) as 'list' | 'tuple' | 'set'),
+        items: n.namedChildren.filter((c): c is Node => !!c && ty(c) !== 'comment').map(toValue),
         range,
         text,
       };
     case 'dictionary': {
       const entries: { key: Value; value: Value }[] = [];
       for (const c of n.namedChildren) {
-        if (!c || c.type === 'comment') continue;
-        if (c.type !== 'pair') return { kind: 'unknown', range, text };
+        if (!c || ty(c) === 'comment') continue;
+        if (ty(c) !== 'pair') return { kind: 'unknown', range, text };
         const k = c.childForFieldName('key');
         const v = c.childForFieldName('value');
         if (!k || !v) return { kind: 'unknown', range, text };
@@ -487,8 +524,8 @@ export function toValue(n: Node): Value {
       const argsNode = n.childForFieldName('arguments');
       if (!fn || !argsNode || !dotted(fn)) return { kind: 'unknown', range, text };
       const call: Call = {
-        callee: fn.text.replace(/\s+/g, ''),
-        args: argsNode.type === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
+        callee: textOf(fn).replace(/\s+/g, ''),
+        args: ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
         range,
         calleeRange: rangeOf(fn),
         argsRange: rangeOf(argsNode),
@@ -502,8 +539,8 @@ export function toValue(n: Node): Value {
 
 /** True for `a`, `a.b`, `a.b.c`: a name a call can be resolved through. */
 function dotted(n: Node): boolean {
-  if (n.type === 'identifier') return true;
-  if (n.type !== 'attribute') return false;
+  if (ty(n) === 'identifier') return true;
+  if (ty(n) !== 'attribute') return false;
   const obj = n.childForFieldName('object');
   return !!obj && dotted(obj);
 }
@@ -511,18 +548,18 @@ function dotted(n: Node): boolean {
 function readArgs(list: Node): Argument[] {
   const out: Argument[] = [];
   for (const a of list.namedChildren) {
-    if (!a || a.type === 'comment') continue;
-    if (a.type === 'keyword_argument') {
+    if (!a || ty(a) === 'comment') continue;
+    if (ty(a) === 'keyword_argument') {
       const name = a.childForFieldName('name');
       const value = a.childForFieldName('value');
       out.push({
-        name: name?.text,
-        value: value ? toValue(value) : { kind: 'unknown', range: rangeOf(a), text: a.text },
+        name: textOf(name),
+        value: value ? toValue(value) : { kind: 'unknown', range: rangeOf(a), text: textOf(a) },
         range: rangeOf(a),
         nameRange: name ? rangeOf(name) : undefined,
       });
-    } else if (a.type === 'list_splat' || a.type === 'dictionary_splat') {
-      out.push({ splat: a.type === 'list_splat' ? '*' : '**', value: { kind: 'unknown', range: rangeOf(a), text: a.text }, range: rangeOf(a) });
+    } else if (ty(a) === 'list_splat' || ty(a) === 'dictionary_splat') {
+      out.push({ splat: ty(a) === 'list_splat' ? '*' : '**', value: { kind: 'unknown', range: rangeOf(a), text: textOf(a) }, range: rangeOf(a) });
     } else {
       out.push({ value: toValue(a), range: rangeOf(a) });
     }

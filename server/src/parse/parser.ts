@@ -37,6 +37,30 @@ export function pythonLanguage(): Language {
   return language;
 }
 
+/** The text each tree was parsed from, and where its lines start (for positions without a WASM call). */
+export interface Source {
+  text: string;
+  lineStarts: number[];
+}
+
+const sources = new WeakMap<Tree, Source>();
+
+export function sourceOf(tree: Tree): Source {
+  let s = sources.get(tree);
+  if (!s) sources.set(tree, (s = { text: '', lineStarts: [0] }));
+  return s;
+}
+
+function parse(text: string, oldTree?: Tree): Tree | null {
+  const tree = parser().parse(text, oldTree ?? null);
+  if (tree) {
+    const lineStarts = [0];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+    sources.set(tree, { text, lineStarts });
+  }
+  return tree;
+}
+
 let sharedParser: Parser | undefined;
 function parser(): Parser {
   if (!sharedParser) {
@@ -71,7 +95,7 @@ const STATEMENT_START =
 /** The parts of a file as top-level statements, recovering from unclosed brackets at the top level. */
 export function parseDocument(text: string, oldTree?: Tree, edit?: TextEdit): ParsedDocument {
   if (oldTree && edit) oldTree.edit(toTreeSitterEdit(text, edit));
-  const tree = parser().parse(text, oldTree ?? null);
+  const tree = parse(text, oldTree);
   if (!tree) throw new Error('tree-sitter returned no tree');
   const statements: Node[] = [];
   const recovered: ParsedDocument['recovered'] = [];
@@ -114,7 +138,7 @@ function collect(root: Node, text: string, out: Node[], rec: Recovery, depth: nu
     rec.recovered.push({ startRow: child.startPosition.row, endRow: rowAt(text, resume) - 1 });
     out.push(...broken);
     // Everything from `resume` to the end of the file, parsed again with the part before it blanked.
-    const rest = parser().parse(blank(text, 0, resume));
+    const rest = parse(blank(text, 0, resume));
     if (!rest) continue;
     rec.extraTrees.push(rest);
     const tail: Node[] = [];
@@ -147,7 +171,7 @@ function resumeOffset(error: Node, text: string): number | undefined {
 function parseBroken(text: string, start: number, end: number, rec: Recovery): Node[] {
   let region = text.slice(start, end).replace(/\s+$/, '');
   region += closers(region);
-  const tree = parser().parse(blank(text.slice(0, start), 0, start) + region + '\n');
+  const tree = parse(blank(text.slice(0, start), 0, start) + region + '\n');
   if (!tree) return [];
   rec.extraTrees.push(tree);
   return tree.rootNode.namedChildren.filter((n): n is Node => !!n && n.startIndex >= start);

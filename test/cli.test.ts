@@ -1,0 +1,76 @@
+// The bundled CLI (`dist/cli.js`, the package's bin) as CI would run it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+
+const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+const run = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+const VALID = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="ok", description="Fine."))\n';
+const INVALID = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="bad", description=""))\n';
+
+describe('check CLI', () => {
+  let dir: string;
+  before(() => {
+    // A Vis extensions directory: what discovery takes and what it leaves.
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-cli-'));
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    write('good.py', VALID);
+    write('bad.py', INVALID);
+    write('test_bad.py', INVALID);
+    write('bad_test.py', INVALID);
+    write('.hidden.py', INVALID);
+    write('pkg/extension.py', INVALID);
+    write('pkg/helpers.py', INVALID);
+    write('versioned/current/extension.py', INVALID);
+    write('versioned/0.1.0/extension.py', INVALID);
+  });
+
+  it('walks a directory the way Vis discovers extensions and exits 1 on errors', () => {
+    const r = run('check', dir);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stdout,
+      ['bad.py', 'pkg/extension.py', 'versioned/current/extension.py']
+        .map((f) => `${path.join(dir, f)}:3:62: error [EXT-004] vis.Extension requires description=<non-empty string>\n`)
+        .join(''),
+    );
+    assert.equal(r.stderr, '4 files checked, 3 errors\n');
+  });
+
+  it('exits 0 on valid files and prints JSON with --format json', () => {
+    assert.equal(run('check', path.join(dir, 'good.py')).code, 0);
+    const r = run('check', '--format', 'json', path.join(dir, 'bad.py'));
+    assert.equal(r.code, 1);
+    assert.deepEqual(JSON.parse(r.stdout), [
+      {
+        path: path.join(dir, 'bad.py'),
+        line: 3,
+        column: 62,
+        endLine: 3,
+        endColumn: 64,
+        severity: 'error',
+        rule: 'EXT-004',
+        message: 'vis.Extension requires description=<non-empty string>',
+      },
+    ]);
+  });
+
+  it('exits 2 on bad usage', () => {
+    assert.equal(run().code, 2);
+    assert.equal(run('lint').code, 2);
+    assert.equal(run('check', '--format', 'xml', dir).code, 2);
+    const missing = run('check', path.join(dir, 'nope.py'));
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr, `no such file or directory: ${path.join(dir, 'nope.py')}\n`);
+  });
+});

@@ -1,0 +1,64 @@
+// A minimal LSP client for protocol tests: starts the bundled server (`node dist/server.js --stdio`)
+// as a child process and speaks JSON-RPC to it over stdio.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver/node';
+
+export interface TestServer {
+  connection: MessageConnection;
+  process: ChildProcess;
+  /** Resolves with the next diagnostics published for `uri` that satisfy `accept`. */
+  diagnostics(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
+  open(uri: string, text: string, version?: number): void;
+  change(uri: string, text: string, version: number): void;
+  stop(): Promise<void>;
+}
+
+export async function startServer(initializationOptions: unknown = {}): Promise<TestServer> {
+  const serverPath = path.join(__dirname, '..', '..', 'dist', 'server.js');
+  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const waiting: { uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    const i = waiting.findIndex((w) => w.uri === p.uri && w.accept(p));
+    if (i !== -1) waiting.splice(i, 1)[0].resolve(p);
+  });
+  connection.onRequest('workspace/configuration', () => [initializationOptions]);
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: { workspace: { configuration: true } },
+    initializationOptions,
+  });
+  await connection.sendNotification('initialized', {});
+  return {
+    connection,
+    process: child,
+    diagnostics(uri, accept = () => true) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} within 10 s`)), 10_000);
+        waiting.push({ uri, accept, resolve: (p) => (clearTimeout(timer), resolve(p)) });
+      });
+    },
+    open(uri, text, version = 1) {
+      void connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version, text } });
+    },
+    change(uri, text, version) {
+      void connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    },
+    async stop() {
+      await connection.sendRequest('shutdown');
+      await connection.sendNotification('exit');
+      connection.dispose();
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    },
+  };
+}

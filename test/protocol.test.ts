@@ -1,0 +1,82 @@
+// The bundled language server, started as a child process over stdio, as any LSP client starts it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type TestServer } from './helpers/lsp';
+
+const BROKEN = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="", description="d", symbols=[print]))\n';
+
+describe('language server over stdio (dist/server.js)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('publishes diagnostics with code, source, severity and range when a file opens', async () => {
+    const uri = 'file:///tmp/vis-protocol/greeter.py';
+    const published = server.diagnostics(uri);
+    server.open(uri, BROKEN);
+    const { diagnostics, version } = await published;
+    assert.equal(version, 1);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.source, d.severity, d.message, d.range.start.line, d.range.start.character, d.range.end.character]),
+      [
+        ['EXT-003', 'vis-authoring', 1, 'vis.Extension requires name=<non-empty string>', 2, 42, 44],
+        ['EXT-005', 'vis-authoring', 1, 'vis.Extension requires alias=<string> when symbols are declared', 2, 63, 78],
+      ],
+    );
+  });
+
+  it('updates diagnostics after an edit, for untitled documents too', async () => {
+    const uri = 'untitled:Untitled-1';
+    const first = server.diagnostics(uri);
+    server.open(uri, BROKEN);
+    assert.equal((await first).diagnostics.length, 2);
+    const fixed = server.diagnostics(uri, (p) => p.version === 2);
+    server.change(uri, BROKEN.replace('name=""', 'name="greeter", alias="greet"'), 2);
+    assert.deepEqual((await fixed).diagnostics, []);
+  });
+
+  it('offers the quick fix a rule attached', async () => {
+    const uri = 'file:///tmp/vis-protocol/fix.py';
+    const published = server.diagnostics(uri);
+    server.open(uri, BROKEN);
+    const { diagnostics } = await published;
+    const actions = (await server.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostics[1].range,
+      context: { diagnostics: [diagnostics[1]] },
+    })) as { title: string; edit: { changes: Record<string, { newText: string }[]> } }[];
+    assert.deepEqual(
+      actions.map((a) => [a.title, a.edit.changes[uri].map((e) => e.newText)]),
+      [['Add alias="ext"', [', alias="ext"']]],
+    );
+  });
+
+  it('keeps serving after a file it cannot parse', async () => {
+    const uri = 'file:///tmp/vis-protocol/garbage.py';
+    const published = server.diagnostics(uri);
+    server.open(uri, '\u0000)))]]]"""\n' + 'def ('.repeat(2000));
+    assert.deepEqual((await published).diagnostics, []);
+    const next = server.diagnostics('file:///tmp/vis-protocol/after.py');
+    server.open('file:///tmp/vis-protocol/after.py', BROKEN);
+    assert.equal((await next).diagnostics.length, 2);
+  });
+
+  it('applies per-rule severity overrides from the settings', async () => {
+    const other = await startServer({ severity: { 'EXT-005': 'warning', 'EXT-003': 'off' } });
+    try {
+      const uri = 'file:///tmp/vis-protocol/settings.py';
+      const published = other.diagnostics(uri);
+      other.open(uri, BROKEN);
+      assert.deepEqual(
+        (await published).diagnostics.map((d) => [d.code, d.severity]),
+        [['EXT-005', 2]],
+      );
+    } finally {
+      await other.stop();
+    }
+  });
+});
