@@ -24,3 +24,19 @@ export interface RenderRoutingParams {
   position: { line: number; character: number };
 }
 export type RenderRoutingResult = { text: string } | null;
+
+/** What the server knows of a document, for the status item. */
+export const DocumentStatusRequest = 'visAuthoring/documentStatus';
+export interface DocumentStatusParams {
+  uri: string;
+}
+export interface DocumentStatusResult {
+  /** The SDK generation ('G1' | 'G2' | 'G3'), or null when the file does not use the Vis SDK. */
+  generation: string | null;
+  /** True when no registration call tells the generation and it was assumed from the imports. */
+  generationAssumed: boolean;
+  /** Milliseconds the last analysis took. */
+  millis: number;
+  errors: number;
+  warnings: number;
+}

@@ -12,6 +12,7 @@ import { Analyzer } from './analysis';
 import { registerCodeActions } from './features/codeActions';
 import { registerDiagnostics } from './features/diagnostics';
 import { registerHover } from './features/hover';
+import { registerStatus } from './features/status';
 import type { ServerContext, Settings } from './features/context';
 import { defaultSettings } from './features/context';
 import { initParser } from './parse/parser';
@@ -70,6 +71,7 @@ function applySettings(s: Partial<Settings>): void {
 const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
+registerStatus(ctx);
 
 documents.listen(connection);
 connection.listen();
