@@ -65,6 +65,28 @@ describe('check CLI', () => {
     ]);
   });
 
+  it('checks the examples: every generation valid, the broken greeter with all its errors at once', () => {
+    const root = path.join(__dirname, '..', 'examples');
+    const valid = run('check', path.join(root, 'extensions'));
+    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '3 files checked, 0 errors\n']);
+    const broken = run('check', path.join(root, 'broken'));
+    const file = path.join(root, 'broken', 'greeter.py');
+    assert.equal(broken.code, 1);
+    assert.equal(
+      broken.stdout,
+      [
+        '12:17: error [EXT-004] vis.Extension requires description=<non-empty string>',
+        '13:5: error [EXT-005] vis.Extension requires alias=<string> when symbols are declared',
+        '13:14: error [EXT-009] vis.Extension symbols must contain Symbol declarations',
+        '14:9: error [EXT-010] vis.Extension env must be a list or tuple of environment variable names',
+        "15:5: error [EXT-012] Extension.__init__() got an unexpected keyword argument 'symbol'",
+        "17:1: error [REG-003] module 'blockether.vis.extension' has no attribute 'register'",
+      ]
+        .map((l) => `${file}:${l}\n`)
+        .join(''),
+    );
+  });
+
   it('exits 2 on bad usage', () => {
     assert.equal(run().code, 2);
     assert.equal(run('lint').code, 2);
