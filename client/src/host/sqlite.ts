@@ -197,7 +197,7 @@ export async function openSnapshot(file: string): Promise<Snapshot> {
       pageCount = walCommitted.dbSize;
     } else {
       if (got < 100 || head.toString('latin1', 0, 16) !== SQLITE_MAGIC) {
-        throw new StateDbError(got < 100 && head.toString('latin1', 0, got) === SQLITE_MAGIC.slice(0, got) ? 'truncated' : 'not-sqlite',
+        throw new StateDbError(got < 100 && head.toString('latin1', 0, Math.min(got, 16)) === SQLITE_MAGIC.slice(0, Math.min(got, 16)) ? 'truncated' : 'not-sqlite',
           got < 100 ? `${file} is only ${fileSize} bytes: not a complete SQLite database (truncated?).` : `${file} is not a SQLite database.`);
       }
       const raw = head.readUInt16BE(16);
