@@ -177,7 +177,8 @@ export class ReloadFeature implements vscode.Disposable {
       this.deps.afterReload();
       await this.notify(outcome.result, mode);
     } catch (e) {
-      if (e instanceof HostError && (e.code === 'unreachable' || e.code === 'no-gateway')) await this.dropClient();
+      // Rediscover next time unless the gateway itself is fine (a slow turn, or the wrong folder).
+      if (!(e instanceof HostError && (e.code === 'timeout' || e.code === 'wrong-project'))) await this.dropClient();
       this.fail(e, mode);
     }
   }
