@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { getHostState, onDidChangeHostState, registerHostFeatures, type HostConnection } from './host';
 import { StatusItem } from './status';
 
 let client: LanguageClient | undefined;
@@ -34,7 +35,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       status.refresh();
     }),
     vscode.commands.registerCommand('visAuthoring.showOutput', () => output.show(true)),
+    registerHostFeatures(context, output),
+    onDidChangeHostState((s) => status.setHost(hostText(s))),
   );
+  status.setHost(hostText(getHostState()));
 
   try {
     await client.start();
@@ -46,6 +50,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
   }
   status.refresh();
+}
+
+function hostText(s: HostConnection): string {
+  return s.state === 'connected' ? `connected (${s.baseUrl})` : s.state === 'not-running' ? 'not running' : '';
 }
 
 export async function deactivate(): Promise<void> {
