@@ -24,3 +24,11 @@ export interface RenderRoutingParams {
   position: { line: number; character: number };
 }
 export type RenderRoutingResult = { text: string } | null;
+
+/** The Symbol contract at `position` (on `vis.Symbol(`, its first argument, or the `def` of an exported tool) and its generated doc text; null where there is none. */
+export const SymbolContractRequest = 'visAuthoring/symbolContract';
+export interface SymbolContractParams {
+  uri: string;
+  position: { line: number; character: number };
+}
+export type SymbolContractResult = { contract: object; doc: string } | null;
