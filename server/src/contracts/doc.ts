@@ -9,17 +9,29 @@ const SCHEMA_BUDGET = 2048;
 
 /** Records met in a contract, one entry per distinct shape; same-named shapes are numbered `Name [2]`. */
 class Models {
-  entries: { label: string; spec: TypeSpec; key: string }[] = [];
+  entries: { label: string; spec: TypeSpec; key: string; descriptions: Set<string> }[] = [];
 
   label(t: TypeSpec): string {
     if (t.kind !== 'record') return t.name;
     const key = shapeKey(t);
     const found = this.entries.find((e) => e.key === key);
-    if (found) return found.label;
+    if (found) {
+      found.descriptions.add(t.description ?? '');
+      return found.label;
+    }
     const n = this.entries.filter((e) => e.spec.name === t.name).length;
     const label = n === 0 ? t.name : `${t.name} [${n + 1}]`;
-    this.entries.push({ label, spec: t, key });
+    this.entries.push({ label, spec: t, key, descriptions: new Set([t.description ?? '']) });
     return label;
+  }
+
+  /**
+   * The record's own description: the one every use agrees on (its docstring). Uses that differ
+   * carry Annotated notes, which belong on the lines that use the record.
+   */
+  description(key: string): string | undefined {
+    const e = this.entries.find((x) => x.key === key);
+    return e ? classDoc(e.spec) : undefined;
   }
 
   /** Registers every record reachable from a type, depth first, in order of appearance. */
@@ -32,6 +44,11 @@ class Models {
     }
     for (const a of t.arguments ?? []) this.collect(a);
   }
+}
+
+/** A record's own docstring (not an Annotated note that replaced its `description`). */
+export function classDoc(t: TypeSpec): string | undefined {
+  return (t as { classDoc?: string }).classDoc ?? (Object.prototype.hasOwnProperty.call(t, 'classDoc') ? undefined : t.description);
 }
 
 function shapeKey(t: TypeSpec): string {
@@ -76,10 +93,7 @@ function status(p: ParameterSpec, format: ContractFormat): string {
 /** A note on a use of a type: its Annotated text, unless it only repeats the record's own docstring. */
 function note(t: TypeSpec, models: Models): string {
   if (!t.description) return '';
-  if (t.kind === 'record') {
-    const entry = models.entries.find((e) => e.key === shapeKey(t));
-    if (entry && entry.spec.description === t.description) return '';
-  }
+  if (t.kind === 'record' && models.description(shapeKey(t)) === t.description) return '';
   return ` — ${t.description}`;
 }
 
@@ -104,7 +118,8 @@ function modelSchemas(models: Models, name: string): string {
   if (!models.entries.length) return '';
   const blocks: string[][] = [];
   for (const e of models.entries) {
-    const head = e.spec.description ? `${e.label} — ${firstParagraph(e.spec.description)}` : e.label;
+    const description = models.description(e.key);
+    const head = description ? `${e.label} — ${firstParagraph(description)}` : e.label;
     const block = [head];
     if (e.spec.sequence_field !== undefined) block.push(`Sequence over ${e.spec.sequence_field}: len(), indexing and iteration read ${e.spec.sequence_field}.`);
     for (const f of e.spec.fields ?? []) {

@@ -162,6 +162,8 @@ function classType(o: Extract<PyObj, { k: 'class' }>, ctx: TypeContext, seen: Se
   const doc = classDoc(o);
   const result: TypeSpec = { kind: 'record', name, fields: [] };
   if (doc && !doc.startsWith(name + '(')) result.description = doc;
+  // The class's own docstring, kept out of the JSON: an Annotated note may replace `description`.
+  Object.defineProperty(result, 'classDoc', { value: result.description, enumerable: false });
   const inner = [...seen, key];
   for (const f of dataclassFields(o, ctx)) {
     if (f.decl.name.startsWith('_')) continue;
