@@ -325,6 +325,18 @@ export function parseIntExact(text: string): bigint {
 
 /** Parses an expression as `ast.parse(text, mode="eval").body` would; undefined where Python raises SyntaxError (or for forms this subset does not cover). */
 export function parseExpr(text: string): Expr | undefined {
+  if (memo.has(text)) return memo.get(text);
+  const e = parseUncached(text);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(text, e);
+  return e;
+}
+
+// Annotations repeat (`str`, `int | None`...): parsed trees are never mutated, so they are shared.
+const memo = new Map<string, Expr | undefined>();
+const MEMO_LIMIT = 10_000;
+
+function parseUncached(text: string): Expr | undefined {
   // A leading indent is an IndentationError for ast.parse in eval mode too.
   if (/^[ \t]/.test(text)) return undefined;
   const toks = tokenize(text);
