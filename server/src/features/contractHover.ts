@@ -23,14 +23,23 @@ interface Cached {
 export class ContractService {
   private cache = new WeakMap<Analysis, Cached>();
 
-  constructor(readonly modules: WorkspaceModules) {}
+  constructor(
+    readonly modules: WorkspaceModules,
+    private log?: (message: string) => void,
+  ) {}
 
   infos(analysis: Analysis, format: ContractFormat): SymbolInfo[] {
     const hit = this.cache.get(analysis);
     if (hit && hit.format === format && this.modules.fresh(hit.deps)) return hit.infos;
     const path = filePath(analysis.uri);
     const loader = path ? this.modules.loaderFor(path, analysis.model) : undefined;
-    const infos = symbolInfos(analysis.model, { format, loader, path });
+    let infos: SymbolInfo[];
+    try {
+      infos = symbolInfos(analysis.model, { format, loader, path });
+    } catch (e) {
+      this.log?.(`contracts of ${analysis.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      infos = [];
+    }
     this.cache.set(analysis, { format, infos, deps: loader?.deps ?? [] });
     return infos;
   }
@@ -190,7 +199,7 @@ export function registerContractHover(ctx: ServerContext): ContractService {
     const doc = ctx.documents.get(pathToFileURL(file).href);
     return doc ? { version: doc.version, text: doc.getText() } : undefined;
   });
-  const service = new ContractService(modules);
+  const service = new ContractService(modules, ctx.log);
   addHoverSource((analysis, position) => {
     const format = formatOf(ctx);
     const target = service.at(analysis, position, format);

@@ -17,7 +17,15 @@ export function symbolsOf(model: Model, format: ContractFormat = 'C3'): SymbolIn
   let byFormat = cache.get(model);
   if (!byFormat) cache.set(model, (byFormat = new Map()));
   let infos = byFormat.get(format);
-  if (!infos) byFormat.set(format, (infos = symbolInfos(model, { format })));
+  if (!infos) {
+    try {
+      infos = symbolInfos(model, { format });
+    } catch {
+      // A fault in the static analysis must not take the file's other diagnostics down with it.
+      infos = [];
+    }
+    byFormat.set(format, infos);
+  }
   return infos;
 }
 
