@@ -132,6 +132,12 @@ const cases: Case[] = [
     foot: '',
   },
   {
+    rule: 'SYM-018',
+    bad: `class T:\n    class Entry:\n        """An entry."""\n    def read(self):\n    ${DOC}s = vis.Symbol(T(), name="store")\n`,
+    expected: ["5:15-5:18 vis.Symbol(object, ...): public attribute 'store.Entry' is a class, so its constructor becomes a tool; make it private or move it out of the namespace if that is not meant"],
+    good: `class T:\n    class _Entry:\n        """An entry."""\n    def read(self):\n    ${DOC}s = vis.Symbol(T(), name="store")\n`,
+  },
+  {
     rule: 'MTH-001',
     bad: `class T:\n    @vis.method(tag="write")\n    def put(self):\n    ${DOC}`,
     expected: ["1:20-1:27 vis.method tag must be one of observation, mutation, verification, external, got 'write'"],

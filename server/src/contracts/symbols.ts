@@ -224,7 +224,7 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
   traverse(walk, target, root);
   if (walk.complete && walk.tools.length === 0) issue('SYM-015', 'vis.Symbol(object, ...) requires at least one public method', fnArg.value.range);
   info.tools = walk.tools;
-  if (walk.complete && tag !== undefined && vocab.includes(tag) && !info.issues.some((i) => i.rule !== 'SYM-008' && i.rule !== 'SYM-017')) {
+  if (walk.complete && tag !== undefined && vocab.includes(tag) && !info.issues.some((i) => i.rule !== 'SYM-008' && i.rule !== 'SYM-018')) {
     info.contract = { version: 1, name: root, members: walk.tools.map((t) => t.contract) };
   } else {
     info.unknownReason = walk.complete ? 'the namespace does not construct (see the diagnostics)' : 'part of the namespace is not statically known';
@@ -415,6 +415,12 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
   } else if (o.k === 'lambda') {
     docName = '<lambda>';
   } else if (o.k === 'class') {
+    // A class is callable, so the SDK exports its constructor as a tool: rarely what was meant.
+    w.issues.push({
+      rule: 'SYM-018',
+      message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(memberPath)} is a class, so its constructor becomes a tool; make it private or move it out of the namespace if that is not meant`,
+      range: w.range,
+    });
     src = constructorSource(o.cls, w.ctx);
     doc = classDocOf(o.cls, w.ctx);
     docName = o.cls.decl.name;

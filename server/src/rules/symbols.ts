@@ -74,6 +74,7 @@ export const symbolRules: Rule[] = [
   issueRule('SYM-014', 'A namespace object may not reach the same object twice.'),
   issueRule('SYM-015', 'A namespace object needs at least one public method.'),
   issueRule('SYM-016', 'Every public method of a namespace needs a docstring (and passes the function checks).'),
+  issueRule('SYM-018', 'A class inside a namespace object becomes a tool (its constructor); probably unintended.', 'warning'),
   {
     id: 'SYM-017',
     severity: 'warning',
