@@ -40,3 +40,11 @@ export interface DocumentStatusResult {
   errors: number;
   warnings: number;
 }
+
+/** The Symbol contract at `position` (on `vis.Symbol(`, its first argument, or the `def` of an exported tool) and its generated doc text; null where there is none. */
+export const SymbolContractRequest = 'visAuthoring/symbolContract';
+export interface SymbolContractParams {
+  uri: string;
+  position: { line: number; character: number };
+}
+export type SymbolContractResult = { contract: object; doc: string } | null;

@@ -11,5 +11,5 @@ vis.register(vis.Extension(
     name="greeter",
     description="Greeting tools.",
     alias="greet",
-    symbols=[vis.Symbol(greet, tag="observation")],
+    symbols=[vis.Symbol(greet, tag="observation", activity=vis.Activity("generic", label="Greet someone"))],
 ))

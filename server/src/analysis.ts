@@ -1,5 +1,6 @@
 // One analysis pipeline for the language server, the CLI and the benchmarks:
 // text → tree (incremental) → declaration model (cached per statement) → findings.
+import type { ContractFormat } from './contracts/types';
 import { ModelBuilder } from './model/build';
 import type { Model } from './model/types';
 import { ParseCache, parseDocument, disposeDocument } from './parse/parser';
@@ -21,6 +22,9 @@ export class Analyzer {
   private builders = new Map<string, ModelBuilder>();
   private last = new Map<string, Analysis>();
 
+  /** The contract format (visAuthoring.contractFormat); rules read it for the tag vocabulary. */
+  contractFormat: ContractFormat = 'C3';
+
   constructor(public overrides: SeverityOverrides = {}) {}
 
   analyze(uri: string, version: number, text: string): Analysis {
@@ -31,7 +35,7 @@ export class Analyzer {
     let builder = this.builders.get(uri);
     if (!builder) this.builders.set(uri, (builder = new ModelBuilder()));
     const model = builder.build(uri, doc);
-    const findings = runRules(model, this.overrides);
+    const findings = runRules(model, this.overrides, undefined, { contractFormat: this.contractFormat });
     const analysis = { uri, version, model, findings, millis: performance.now() - t0 };
     this.last.set(uri, analysis);
     return analysis;
@@ -55,11 +59,11 @@ export class Analyzer {
 }
 
 /** A one-off analysis of a text (CLI, tests): nothing is kept. */
-export function analyzeText(uri: string, text: string, overrides: SeverityOverrides = {}): { model: Model; findings: Finding[] } {
+export function analyzeText(uri: string, text: string, overrides: SeverityOverrides = {}, contractFormat: ContractFormat = 'C3'): { model: Model; findings: Finding[] } {
   const doc = parseDocument(text);
   try {
     const model = new ModelBuilder().build(uri, doc);
-    return { model, findings: runRules(model, overrides) };
+    return { model, findings: runRules(model, overrides, undefined, { contractFormat }) };
   } finally {
     disposeDocument(doc);
   }

@@ -10,6 +10,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Analyzer } from './analysis';
 import { registerCodeActions } from './features/codeActions';
+import { formatOf, registerContractHover } from './features/contractHover';
 import { registerDiagnostics } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerStatus } from './features/status';
@@ -64,6 +65,7 @@ async function pullSettings(): Promise<void> {
 function applySettings(s: Partial<Settings>): void {
   ctx.settings = { ...defaultSettings(), ...s };
   ctx.analyzer.overrides = ctx.settings.severity ?? {};
+  ctx.analyzer.contractFormat = formatOf(ctx);
   ctx.analyzer.invalidate();
   diagnostics.refreshAll();
 }
@@ -72,6 +74,7 @@ const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
 registerStatus(ctx);
+registerContractHover(ctx);
 
 documents.listen(connection);
 connection.listen();

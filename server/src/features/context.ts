@@ -3,16 +3,19 @@ import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Analysis, Analyzer } from '../analysis';
 import type { SeverityOverrides } from '../rules';
+import type { ContractFormat } from '../contracts/types';
 
 export interface Settings {
   enable: boolean;
   severity: SeverityOverrides;
   /** Files larger than this many characters are not analysed. */
   maxFileSize: number;
+  /** Contract signature/default format: C1, C2 or C3 (visAuthoring.contractFormat). */
+  contractFormat: ContractFormat;
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: 2_000_000 };
+  return { enable: true, severity: {}, maxFileSize: 2_000_000, contractFormat: 'C3' };
 }
 
 export interface ServerContext {

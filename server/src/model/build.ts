@@ -456,7 +456,7 @@ export function toValue(n: Node): Value {
         value += v.value;
         bytes ||= v.bytes;
       }
-      return bytes ? { kind: 'bytes', range, text } : { kind: 'str', value, range, text };
+      return bytes ? { kind: 'bytes', value, range, text } : { kind: 'str', value, range, text };
     }
     case 'integer':
     case 'float': {

@@ -15,7 +15,8 @@ export interface Range {
 /** A statically known value, or `unknown` when it cannot be known without running the code. */
 export type Value =
   | { kind: 'str'; value: string; range: Range; text: string }
-  | { kind: 'bytes'; range: Range; text: string }
+  /** `value` holds one character per byte (0–255). */
+  | { kind: 'bytes'; value?: string; range: Range; text: string }
   | { kind: 'int' | 'float' | 'complex'; value: number; range: Range; text: string }
   | { kind: 'bool'; value: boolean; range: Range; text: string }
   | { kind: 'none'; range: Range; text: string }

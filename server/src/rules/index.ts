@@ -1,17 +1,26 @@
 // Every rule family, and running them over a model.
+import type { ContractFormat } from '../contracts/types';
 import type { Model } from '../model/types';
 import { extensionRules } from './extension';
 import { g1Rules } from './g1';
+import { methodRules } from './methods';
 import { registrationRules } from './registration';
+import { sequenceRules } from './sequence';
+import { symbolRules } from './symbols';
 import type { Finding, Rule, Severity } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules];
+export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules, ...symbolRules, ...methodRules, ...sequenceRules];
 
 /** Per-rule severity overrides from the settings; `off` silences a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
-export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules): Finding[] {
+/** Options every rule may read. */
+export interface RuleOptions {
+  contractFormat?: ContractFormat;
+}
+
+export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
   if (!model.generation) return [];
   const findings: Finding[] = [];
   const path = pathOf(model.uri);
@@ -22,6 +31,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
       model,
       path,
       report: (range, message, fix) => findings.push({ rule: rule.id, severity, message, range, fix }),
+      contractFormat: options.contractFormat,
     });
   }
   return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

@@ -1,4 +1,5 @@
 // What a rule is and what it reports. Rules only read the declaration model.
+import type { ContractFormat } from '../contracts/types';
 import type { Model, Range } from '../model/types';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
@@ -26,6 +27,8 @@ export interface RuleContext {
   /** The file's path (or URI when it has none), as Vis names it in load errors. */
   path: string;
   report(range: Range, message: string, fix?: Fix): void;
+  /** The contract format the user chose (visAuthoring.contractFormat); it decides the tag vocabulary. Default C3. */
+  contractFormat?: ContractFormat;
 }
 
 export interface Rule {

@@ -1,0 +1,7 @@
+// Static Symbol contracts: the public face of server/src/contracts.
+export * from './types';
+export { symbolInfos, tagVocabulary, isSymbolCall, toolsByDecl, typeContext, type SymbolInfo, type ToolInfo, type Issue, type ContractOptions } from './symbols';
+export { contractDoc, typeText } from './doc';
+export { typeSource, defaultSource } from './callable';
+export { cleandoc } from './docstring';
+export { scopeOf, type ModuleLoader, type ModuleScope } from './scope';

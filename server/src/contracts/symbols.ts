@@ -1,0 +1,485 @@
+// Every `vis.Symbol(...)` in a file: its form (function or object namespace), its contract in the
+// chosen format, its generated doc text, and the SDK refusals it would raise (SYM-001…SYM-016) —
+// all from the declaration model, never by running the file.
+import { isKnown, resolve, sdkCall } from '../model/sdk';
+import type { Argument, Call, ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
+import { bindArguments, isIdentifier } from '../rules/util';
+import { callableContract, functionSource, type CallableSource, type ParamSource } from './callable';
+import { contractDoc } from './doc';
+import { cleandoc, isBlankDoc } from './docstring';
+import {
+  classEntries,
+  classMember,
+  evalValue,
+  initOf,
+  isCallableClass,
+  mro,
+  type ClassEntry,
+  type ClassRef,
+  type Obj,
+} from './objects';
+import { pyStrRepr } from './pyrepr';
+import { qualified, scopeOf, type ModuleLoader, type ModuleScope } from './scope';
+import { dataclassFields, fieldDefault, type TypeContext } from './typespec';
+import { isDataclass } from './scope';
+import { T2_TAGS, T4_TAGS, type CallableContract, type Contract, type ContractFormat } from './types';
+
+export interface ContractOptions {
+  format: ContractFormat;
+  loader?: ModuleLoader;
+  /** The file's path, for relative imports. */
+  path?: string;
+}
+
+export interface Issue {
+  rule: string;
+  message: string;
+  range: Range;
+}
+
+/** One exported callable: the function form's target, or one namespace member. */
+export interface ToolInfo {
+  /** Full public name (`store.items.put` for a member). */
+  name: string;
+  tag: string;
+  hidden: boolean;
+  contract: CallableContract;
+  doc: string;
+  /** Where it is defined, when that is a `def` in a file the checker read. */
+  decl?: FunctionDecl;
+  declUri?: string;
+  /** A member that has an explicit activity (`@vis.method(activity=...)`), for SYM-008. */
+  hasActivity: boolean;
+}
+
+export interface SymbolInfo {
+  call: Call;
+  form: 'function' | 'object' | 'unknown';
+  /** The public (root) name, when statically known. */
+  name?: string;
+  hidden?: boolean;
+  contract?: Contract;
+  tools: ToolInfo[];
+  issues: Issue[];
+  /** Why no contract could be built, for the hover. */
+  unknownReason?: string;
+}
+
+const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden', 'activity'];
+
+export function tagVocabulary(model: Model, format: ContractFormat): readonly string[] {
+  return model.generation === 'G3' && format === 'C3' ? T4_TAGS : T2_TAGS;
+}
+
+function tagMessage(prefix: string, vocab: readonly string[], got?: string): string {
+  const list = vocab.length === 2 ? `${vocab[0]} or ${vocab[1]}` : `one of ${vocab.join(', ')}`;
+  return `${prefix} tag must be ${list}${got !== undefined ? `, got ${got}` : ''}`;
+}
+
+/** Python's repr() of a statically known value (for the "got ..." part of messages). */
+export function reprValue(v: Value): string {
+  switch (v.kind) {
+    case 'str':
+      return pyStrRepr(v.value);
+    case 'none':
+      return 'None';
+    case 'bool':
+      return v.value ? 'True' : 'False';
+    default:
+      return v.text;
+  }
+}
+
+/** Whether the call is a typed-SDK `Symbol(...)`. */
+export function isSymbolCall(call: Call): boolean {
+  const s = sdkCall(call);
+  return s?.flavour === 'typed' && s.member === 'Symbol';
+}
+
+/** Every Symbol declaration in the file, analysed. */
+export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
+  if (model.generation !== 'G2' && model.generation !== 'G3') return [];
+  const scope = scopeOf(model, { path: opts.path, entry: true });
+  const ctx = typeContext(opts.loader);
+  return model.calls.filter(isSymbolCall).map((call) => analyseSymbol(scope, call, opts, ctx));
+}
+
+export function typeContext(loader?: ModuleLoader): TypeContext {
+  return {
+    loader,
+    sequenceField(scope, cls) {
+      for (const d of cls.decorators) {
+        const q = qualified(scope, d.name);
+        if (q !== 'blockether.vis.extension.sequence' || !d.call) continue;
+        const f = d.call.args.find((a) => a.name === 'field');
+        const v = f && resolve(scope.model, f.value);
+        if (v?.kind === 'str') return v.value;
+      }
+      return undefined;
+    },
+  };
+}
+
+function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ctx: TypeContext): SymbolInfo {
+  const info: SymbolInfo = { call, form: 'unknown', tools: [], issues: [] };
+  const bound = bindArguments(call, SYMBOL_PARAMS);
+  const fnArg = bound?.get('fn');
+  if (!bound || !fnArg) {
+    info.unknownReason = 'its arguments are not statically known';
+    return info;
+  }
+  const model = scope.model;
+  const vocab = tagVocabulary(model, opts.format);
+  const issue = (rule: string, message: string, range: Range) => info.issues.push({ rule, message, range });
+  const arg = (name: string): { a?: Argument; v?: Value } => {
+    const a = bound.get(name);
+    return { a, v: a ? resolve(model, a.value) : undefined };
+  };
+  const hidden = arg('is_hidden');
+  const nameA = arg('name');
+  const tagA = arg('tag');
+  const activity = arg('activity');
+
+  // SYM-001: type(is_hidden) is not bool (checked first).
+  if (hidden.v && isKnown(hidden.v) && hidden.v.kind !== 'bool') issue('SYM-001', 'vis.Symbol is_hidden must be a boolean', hidden.a!.value.range);
+  info.hidden = hidden.v ? (hidden.v.kind === 'bool' ? hidden.v.value : undefined) : false;
+
+  const target = evalValue(scope, fnArg.value, ctx);
+  const tag = tagA.v ? (tagA.v.kind === 'str' ? tagA.v.value : undefined) : 'observation';
+  const tagKnown = !tagA.v || isKnown(tagA.v);
+  const activityBad = activity.v !== undefined && isKnown(activity.v) && !isActivity(activity.v);
+  const activityGiven = activity.v !== undefined && activity.v.kind !== 'none';
+
+  if (target.k === 'function' || target.k === 'lambda') {
+    info.form = 'function';
+    const fnName = target.k === 'function' ? target.decl.name : '<lambda>';
+    // SYM-003: `name or fn.__name__` must be a public identifier.
+    let publicName: string | undefined;
+    let nameRange = fnArg.value.range;
+    if (!nameA.v || (isKnown(nameA.v) && !truthyName(nameA.v))) publicName = fnName;
+    else if (nameA.v.kind === 'str') {
+      publicName = nameA.v.value;
+      nameRange = nameA.a!.value.range;
+    } else if (isKnown(nameA.v)) {
+      issue('SYM-003', `vis.Symbol name must be a public Python identifier, got ${reprValue(nameA.v)}`, nameA.a!.value.range);
+    }
+    if (publicName !== undefined && (!isIdentifier(publicName) || publicName.startsWith('_'))) {
+      issue('SYM-003', `vis.Symbol name must be a public Python identifier, got ${pyStrRepr(publicName)}`, nameRange);
+    }
+    info.name = publicName;
+    // SYM-004: the tag vocabulary.
+    if (tagA.v && tagKnown && (tag === undefined || !vocab.includes(tag))) {
+      issue(vocab.length === 4 ? 'SYM-004' : 'SYM-004', tagMessage('vis.Symbol', vocab, reprValue(tagA.v)), tagA.a!.value.range);
+    }
+    // SYM-005: a docstring.
+    const doc = target.k === 'function' ? methodDoc(target, ctx) : undefined;
+    if (isBlankDoc(doc)) issue('SYM-005', `vis.Symbol: ${fnName} needs a docstring - it becomes the model-facing doc()`, fnArg.value.range);
+    // SYM-007: activity must be an Activity.
+    if (activityBad) issue('SYM-007', 'activity must be a vis.Activity declaration', activity.a!.value.range);
+    // SYM-008 (guidance): no explicit activity.
+    if (!activityGiven && activity.v === undefined) {
+      issue('SYM-008', `vis.Symbol ${publicName ?? fnName} has no activity=: declare vis.Activity(...) so the tool call is presented; without it only engine execution evidence is shown`, call.calleeRange);
+    }
+    if (target.k === 'function' && publicName !== undefined && tag !== undefined && !isBlankDoc(doc)) {
+      const contract = callableContract(functionSource(target.scope, target.decl, target.bound), publicName, tag, cleandoc(doc!), opts.format, ctx);
+      info.contract = contract;
+      info.tools.push({
+        name: publicName,
+        tag,
+        hidden: info.hidden ?? false,
+        contract,
+        doc: contractDoc(contract, opts.format),
+        decl: target.decl,
+        declUri: target.scope.model.uri,
+        hasActivity: activityGiven,
+      });
+    } else {
+      info.unknownReason = publicName === undefined ? 'its name is not statically known' : tag === undefined ? 'its tag is not statically known' : isBlankDoc(doc) ? 'it has no docstring' : 'it is a lambda';
+    }
+    return info;
+  }
+
+  if (target.k === 'unknown' || target.k === 'class') {
+    info.unknownReason = 'the exported object is not statically known';
+    return info;
+  }
+
+  // The object path: everything that is not a routine.
+  info.form = 'object';
+  if (tagA.v && tagKnown && (tag === undefined || !vocab.includes(tag))) issue('SYM-010', tagMessage('vis.Symbol', vocab), tagA.a!.value.range);
+  if (activity.v && isKnown(activity.v) && activity.v.kind !== 'none') {
+    issue('SYM-011', 'declare object Activity on each vis.method(), not its namespace', activity.a!.value.range);
+  }
+  const nameOk = nameA.v && nameA.v.kind === 'str' && isIdentifier(nameA.v.value) && !nameA.v.value.startsWith('_');
+  if (!nameA.v || (isKnown(nameA.v) && !nameOk)) {
+    issue('SYM-012', 'vis.Symbol(object, ...) requires name=<public Python identifier>', nameA.a ? nameA.a.value.range : fnArg.value.range);
+  }
+  if (!nameOk || target.k !== 'instance') {
+    info.unknownReason = target.k !== 'instance' ? 'the exported object is not an instance of a class defined in the workspace' : 'its name is not statically known';
+    return info;
+  }
+  const root = (nameA.v as Extract<Value, { kind: 'str' }>).value;
+  info.name = root;
+  const walk: Walk = { scope, opts, ctx, symbolTag: tag, symbolHidden: info.hidden, range: fnArg.value.range, issues: info.issues, tools: [], complete: true, seen: new Map() };
+  traverse(walk, target, root);
+  if (walk.complete && walk.tools.length === 0) issue('SYM-015', 'vis.Symbol(object, ...) requires at least one public method', fnArg.value.range);
+  info.tools = walk.tools;
+  if (walk.complete && tag !== undefined && vocab.includes(tag) && !info.issues.some((i) => i.rule !== 'SYM-008' && i.rule !== 'SYM-018')) {
+    info.contract = { version: 1, name: root, members: walk.tools.map((t) => t.contract) };
+  } else {
+    info.unknownReason = walk.complete ? 'the namespace does not construct (see the diagnostics)' : 'part of the namespace is not statically known';
+    // Still useful in the hover: the members that are known.
+    if (walk.tools.length) info.contract = { version: 1, name: root, members: walk.tools.map((t) => t.contract) };
+  }
+  return info;
+}
+
+function truthyName(v: Value): boolean {
+  return !(v.kind === 'none' || (v.kind === 'str' && v.value === '') || (v.kind === 'bool' && !v.value) || (v.kind === 'int' && v.value === 0));
+}
+
+function isActivity(v: Value): boolean {
+  if (v.kind === 'none') return true;
+  if (v.kind !== 'call') return false;
+  const s = sdkCall(v.call);
+  if (!s) return true; // the author's own factory: unknown
+  return s.flavour === 'typed' && s.member === 'Activity';
+}
+
+/** `inspect.getdoc` of a function or method: its docstring, or for a method the same-named method's in the MRO. */
+function methodDoc(fn: Extract<Obj, { k: 'function' }>, ctx: TypeContext): string | undefined {
+  if (fn.decl.docstring !== undefined || !fn.owner) return fn.decl.docstring;
+  for (const c of mro(fn.owner, ctx).classes.slice(1)) {
+    const m = c.decl.methods.find((x) => x.name === fn.decl.name);
+    if (m?.docstring !== undefined) return m.docstring;
+  }
+  return undefined;
+}
+
+/** `inspect.getdoc(cls)`: the class's docstring or the first one along its MRO. */
+function classDocOf(cls: ClassRef, ctx: TypeContext): string | undefined {
+  for (const c of mro(cls, ctx).classes) if (c.decl.docstring !== undefined) return c.decl.docstring;
+  return undefined;
+}
+
+interface Walk {
+  scope: ModuleScope;
+  opts: ContractOptions;
+  ctx: TypeContext;
+  symbolTag?: string;
+  symbolHidden?: boolean;
+  range: Range;
+  issues: Issue[];
+  tools: ToolInfo[];
+  complete: boolean;
+  seen: Map<string, string>;
+}
+
+type Candidate =
+  | { kind: 'method'; entry: Extract<ClassEntry, { kind: 'method' }> }
+  | { kind: 'value'; obj: Obj; text: string };
+
+/** `_object_symbol_specs`: members of an instance in MRO order, then its own attributes. */
+function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string): void {
+  const previous = w.seen.get(obj.identity);
+  if (previous !== undefined) {
+    w.issues.push({
+      rule: 'SYM-014',
+      message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(path)} repeats the object already exposed at ${pyStrRepr(previous)}; cycles and repeated references are not supported`,
+      range: w.range,
+    });
+    return;
+  }
+  w.seen.set(obj.identity, path);
+  const order = mro(obj.cls, w.ctx);
+  if (!order.complete) w.complete = false;
+  const candidates = new Map<string, Candidate>();
+  for (const c of [...order.classes].reverse()) {
+    for (const e of classEntries(c)) {
+      if (e.name.startsWith('_')) continue;
+      if (e.kind === 'method') candidates.set(e.name, { kind: 'method', entry: e });
+      else if (e.kind === 'descriptor') candidates.set(e.name, { kind: 'value', obj: { k: 'plain', typeName: e.typeName }, text: e.name });
+      else if (e.kind === 'class') candidates.set(e.name, { kind: 'value', obj: { k: 'class', cls: e.cls }, text: e.name });
+      else candidates.set(e.name, { kind: 'value', obj: classValue(c, e.value, w), text: e.value.text });
+    }
+  }
+  // vars(obj): the attributes `__init__` assigns.
+  const init = initOf(obj.cls, w.ctx);
+  if (init) {
+    for (const a of init.owner.decl.selfAssignments) {
+      if (a.name.startsWith('_')) continue;
+      candidates.set(a.name, { kind: 'value', obj: instanceValue(init.owner, init.decl, a.value, obj, w), text: a.value.text });
+    }
+  }
+  for (const [name, cand] of candidates) {
+    const memberPath = `${path}.${name}`;
+    if (cand.kind === 'method') {
+      const e = cand.entry;
+      addTool(w, memberPath, name, { k: 'function', scope: e.owner.scope, decl: e.decl, bound: !e.isStatic, owner: e.owner, isStatic: e.isStatic });
+      continue;
+    }
+    const o = cand.obj;
+    if (o.k === 'function' || o.k === 'lambda' || o.k === 'class' || o.k === 'callable') {
+      addTool(w, memberPath, name, o);
+    } else if (o.k === 'instance') {
+      if (isCallableClass(o.cls, w.ctx)) addTool(w, memberPath, name, o);
+      else traverse(w, o, memberPath);
+    } else if (o.k === 'plain') {
+      w.issues.push({
+        rule: 'SYM-013',
+        message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(memberPath)} has unsupported value of type ${o.typeName}; expose callable methods, nest a capability object, or make the attribute private`,
+        range: w.range,
+      });
+    } else {
+      w.complete = false;
+    }
+  }
+}
+
+/** A class-body value, as `vars(cls)` holds it. */
+function classValue(owner: ClassRef, v: Value, w: Walk): Obj {
+  const o = evalValue(owner.scope, v, w.ctx);
+  // A function stored in a class body is a method: reached through the instance it is bound.
+  if (o.k === 'function' && !o.owner) return { ...o, bound: true };
+  if (o.k === 'lambda') return o;
+  if (o.k === 'instance') return { ...o, identity: `${o.identity}@class` };
+  return o;
+}
+
+/** A value `__init__` assigns to `self.NAME`. */
+function instanceValue(owner: ClassRef, init: FunctionDecl, v: Value, self: Extract<Obj, { k: 'instance' }>, w: Walk): Obj {
+  if (v.kind === 'name') {
+    if (v.name === 'self') return self;
+    // A parameter (or a local): not known.
+    if (init.params.some((p) => p.name === v.name)) return { k: 'unknown' };
+  }
+  if (v.kind === 'attribute' && v.path.startsWith('self.')) {
+    const attr = v.path.split('.')[1];
+    const earlier = owner.decl.selfAssignments.find((a) => a.name === attr);
+    if (earlier && earlier.value !== v && v.path.split('.').length === 2) {
+      const o = instanceValue(owner, init, earlier.value, self, w);
+      return o;
+    }
+    return { k: 'unknown' };
+  }
+  const o = evalValue(owner.scope, v, w.ctx);
+  if (o.k === 'instance' && v.kind === 'call') return { ...o, identity: `${self.identity}/${v.range.start.line}:${v.range.start.character}` };
+  return o;
+}
+
+function methodMeta(scope: ModuleScope, decl: FunctionDecl): { tag?: string; tagKnown: boolean; hidden?: boolean; activity: boolean; decorated: boolean } {
+  for (const d of decl.decorators) {
+    if (qualified(scope, d.name) !== 'blockether.vis.extension.method') continue;
+    if (!d.call) return { tagKnown: true, activity: false, decorated: true };
+    const get = (n: string) => {
+      const a = d.call!.args.find((x) => x.name === n);
+      return a ? resolve(scope.model, a.value) : undefined;
+    };
+    const tag = get('tag');
+    const hidden = get('is_hidden');
+    const activity = get('activity');
+    return {
+      tag: tag?.kind === 'str' ? tag.value : undefined,
+      tagKnown: !tag || tag.kind === 'str',
+      hidden: hidden?.kind === 'bool' ? hidden.value : undefined,
+      activity: !!activity && activity.kind !== 'none',
+      decorated: true,
+    };
+  }
+  return { tagKnown: true, activity: false, decorated: false };
+}
+
+function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
+  const vocab = tagVocabulary(w.scope.model, w.opts.format);
+  let src: CallableSource | undefined;
+  let doc: string | undefined;
+  let docName = '?';
+  let tag = w.symbolTag;
+  let hidden = w.symbolHidden ?? false;
+  let activity = false;
+  let decl: FunctionDecl | undefined;
+  let declUri: string | undefined;
+  if (o.k === 'function') {
+    src = functionSource(o.scope, o.decl, o.bound);
+    doc = methodDoc(o, w.ctx);
+    docName = o.decl.name;
+    decl = o.decl;
+    declUri = o.scope.model.uri;
+    const meta = methodMeta(o.scope, o.decl);
+    if (meta.decorated) {
+      if (!meta.tagKnown) w.complete = false;
+      tag = meta.tag ?? (meta.tagKnown && !o.decl.decorators.some((d) => d.call?.args.some((a) => a.name === 'tag')) ? 'observation' : undefined);
+      hidden = meta.hidden ?? false;
+      activity = meta.activity;
+    }
+  } else if (o.k === 'lambda') {
+    docName = '<lambda>';
+  } else if (o.k === 'class') {
+    // A class is callable, so the SDK exports its constructor as a tool: rarely what was meant.
+    w.issues.push({
+      rule: 'SYM-018',
+      message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(memberPath)} is a class, so its constructor becomes a tool; make it private or move it out of the namespace if that is not meant`,
+      range: w.range,
+    });
+    src = constructorSource(o.cls, w.ctx);
+    doc = classDocOf(o.cls, w.ctx);
+    docName = o.cls.decl.name;
+  } else if (o.k === 'instance') {
+    // A callable instance: its `__call__`, documented by its class.
+    const call = classMember(o.cls, '__call__', w.ctx);
+    if (call?.kind === 'method') src = functionSource(call.owner.scope, call.decl, true);
+    doc = classDocOf(o.cls, w.ctx);
+  } else {
+    w.complete = false;
+    return;
+  }
+  // SYM-016: each member is checked like a function Symbol under its member name.
+  if (isBlankDoc(doc)) {
+    w.issues.push({ rule: 'SYM-016', message: `vis.Symbol: ${docName} needs a docstring - it becomes the model-facing doc()`, range: w.range });
+    return;
+  }
+  if (!src || tag === undefined || !vocab.includes(tag)) {
+    w.complete = false;
+    return;
+  }
+  const contract = callableContract(src, memberPath, tag, cleandoc(doc!), w.opts.format, w.ctx);
+  w.tools.push({ name: memberPath, tag, hidden, contract, doc: contractDoc(contract, w.opts.format), decl, declUri, hasActivity: activity });
+  void attr;
+}
+
+/** `inspect.signature(cls)`: its `__init__` without `self`, or a dataclass's generated one. */
+function constructorSource(cls: ClassRef, ctx: TypeContext): CallableSource {
+  const init = initOf(cls, ctx);
+  if (init) return functionSource(init.owner.scope, init.decl, true);
+  if (isDataclass(cls.scope, cls.decl)) {
+    const kwOnly = cls.decl.decorators.some((d) => d.call?.args.some((a) => a.name === 'kw_only' && a.value.kind === 'bool' && a.value.value));
+    const params: ParamSource[] = dataclassFields(cls, ctx).map((f) => {
+      const d = fieldDefault(f.owner, f.decl);
+      const v = f.decl.defaultValue;
+      let defaultValue: Value | undefined;
+      if (d.has && v) {
+        const def = v.kind === 'call' ? v.call.args.find((a) => a.name === 'default') : undefined;
+        defaultValue = v.kind === 'call' && qualified(f.owner, v.call.callee) === 'dataclasses.field' ? (def ? def.value : { kind: 'unknown', range: v.range, text: '<factory>' }) : v;
+      }
+      return { name: f.decl.name, kind: kwOnly ? 'keyword_only' : 'positional_or_keyword', annotation: f.decl.annotation, defaultValue };
+    });
+    return { scope: cls.scope, params, bound: false };
+  }
+  return { scope: cls.scope, params: [], bound: false };
+}
+
+/** The tools a file exports, by the `def` they come from (for the hover on a `def`). */
+export function toolsByDecl(infos: SymbolInfo[]): Map<FunctionDecl, { info: SymbolInfo; tool: ToolInfo }[]> {
+  const out = new Map<FunctionDecl, { info: SymbolInfo; tool: ToolInfo }[]>();
+  for (const info of infos) {
+    for (const tool of info.tools) {
+      if (!tool.decl) continue;
+      const list = out.get(tool.decl) ?? [];
+      list.push({ info, tool });
+      out.set(tool.decl, list);
+    }
+  }
+  return out;
+}
+
+export type { ClassDecl };

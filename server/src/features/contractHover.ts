@@ -1,0 +1,215 @@
+// Symbol contracts in the editor: a hover card on `vis.Symbol(`, on the function or object passed to
+// it and on the `def` of an exported tool (with the exact contract JSON and the generated doc text
+// folded below), and the `visAuthoring/symbolContract` request behind "Vis: Copy Symbol Contract as JSON".
+// Contracts are computed once per analysis (document version) and format, and again only when a
+// sibling module they read changes.
+import type { Position } from 'vscode-languageserver/node';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SymbolContractRequest, type SymbolContractParams, type SymbolContractResult } from '../../../shared/protocol';
+import type { Analysis } from '../analysis';
+import { CONTRACT_FORMATS, isNamespace, symbolInfos, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec } from '../contracts';
+import type { FunctionDecl, Range } from '../model/types';
+import { WorkspaceModules, type Dependency } from '../workspace/modules';
+import { analysisOf, type ServerContext } from './context';
+import { addHoverSource, contains } from './hover';
+
+interface Cached {
+  format: ContractFormat;
+  infos: SymbolInfo[];
+  deps: Dependency[];
+}
+
+/** Contracts of one analysed document: cached per analysis object (one per version) and format. */
+export class ContractService {
+  private cache = new WeakMap<Analysis, Cached>();
+
+  constructor(
+    readonly modules: WorkspaceModules,
+    private log?: (message: string) => void,
+  ) {}
+
+  infos(analysis: Analysis, format: ContractFormat): SymbolInfo[] {
+    const hit = this.cache.get(analysis);
+    if (hit && hit.format === format && this.modules.fresh(hit.deps)) return hit.infos;
+    const path = filePath(analysis.uri);
+    const loader = path ? this.modules.loaderFor(path, analysis.model) : undefined;
+    let infos: SymbolInfo[];
+    try {
+      infos = symbolInfos(analysis.model, { format, loader, path });
+    } catch (e) {
+      this.log?.(`contracts of ${analysis.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      infos = [];
+    }
+    this.cache.set(analysis, { format, infos, deps: loader?.deps ?? [] });
+    return infos;
+  }
+
+  /** The Symbol or tool at a position: on the call, on its first argument, or on the `def` of an exported function. */
+  at(analysis: Analysis, position: Position, format: ContractFormat): Target | undefined {
+    const infos = this.infos(analysis, format);
+    for (const info of infos) {
+      const fn = info.call.args[0];
+      if (contains(info.call.calleeRange, position) || (fn && contains(fn.range, position))) return { info };
+    }
+    for (const info of infos) {
+      for (const tool of info.tools) {
+        if (tool.decl && tool.declUri === analysis.uri && contains(defRange(tool.decl), position)) return { info, tool };
+      }
+    }
+    for (const info of infos) if (contains(info.call.range, position)) return { info };
+    return undefined;
+  }
+}
+
+export interface Target {
+  info: SymbolInfo;
+  /** Set when the position is on the `def` of one exported tool (a function or a namespace member). */
+  tool?: ToolInfo;
+}
+
+function filePath(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `def` line up to the end of the name (decorators excluded). */
+function defRange(decl: FunctionDecl): Range {
+  return { start: { line: decl.nameRange.start.line, character: 0 }, end: decl.nameRange.end };
+}
+
+export function formatOf(ctx: ServerContext): ContractFormat {
+  return CONTRACT_FORMATS.includes(ctx.settings.contractFormat) ? ctx.settings.contractFormat : 'C3';
+}
+
+/** The result of `visAuthoring/symbolContract` for a target. */
+export function contractResult(target: Target | undefined): SymbolContractResult {
+  if (!target) return null;
+  if (target.tool) return { contract: target.tool.contract, doc: target.tool.doc };
+  const { info } = target;
+  if (!info.contract) return null;
+  if (!isNamespace(info.contract)) return { contract: info.contract, doc: info.tools[0]?.doc ?? '' };
+  return { contract: info.contract, doc: info.tools.map((t) => `${helpHeader(t.contract)}\n\n${t.doc}`).join('\n\n') };
+}
+
+/** `Catalog.help` header: `name(signature)` in C1, `name<signature>` in C2/C3 (the signature has its parentheses). */
+function helpHeader(c: CallableContract): string {
+  return c.signature.startsWith('(') ? `${c.name}${c.signature}` : `${c.name}(${c.signature})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+const code = (s: string) => '`' + s.replace(/`/g, "'") + '`';
+
+function fence(lang: string, text: string): string {
+  const ticks = text.includes('```') ? '````' : '```';
+  return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+function toolCard(c: CallableContract, hidden: boolean): string {
+  const out: string[] = [];
+  out.push(`**${code(c.name)}** · Vis tool · tag ${code(c.tag)}${hidden ? ' · hidden' : ''}`);
+  out.push(fence('python', helpHeader(c)));
+  out.push(c.description);
+  if (c.parameters.length) {
+    const rows = ['| Parameter | Type | Kind | Default | Description |', '| --- | --- | --- | --- | --- |'];
+    for (const p of c.parameters) {
+      const def =
+        p.kind === 'var_positional' || p.kind === 'var_keyword'
+          ? 'variadic'
+          : p.required
+            ? 'required'
+            : p.default_source != null
+              ? code(p.default_source)
+              : p.default_is_none
+                ? code('None')
+                : 'has default';
+      rows.push(`| ${code(p.name)} | ${code(typeText(p.type))} | ${p.kind} | ${cell(def)} | ${cell(p.type.description ?? '')} |`);
+    }
+    out.push(rows.join('\n'));
+  }
+  out.push(returnsBlock(c.returns));
+  return out.join('\n\n');
+}
+
+function returnsBlock(t: TypeSpec): string {
+  const lines = [`**Returns** ${code(typeText(t))}${t.description ? ` — ${cell(t.description)}` : ''}`];
+  const record = firstRecord(t);
+  if (record?.fields?.length) {
+    if (record !== t) lines.push(`\n${code(record.name)}${record.description ? ` — ${cell(record.description)}` : ''}`);
+    if (record.sequence_field) lines.push(`\nSequence over ${code(record.sequence_field)}.`);
+    const rows = ['', '| Field | Type | Required | Description |', '| --- | --- | --- | --- |'];
+    for (const f of record.fields) rows.push(`| ${code(f.name)} | ${code(typeText(f.type))} | ${f.required ? 'yes' : 'no'} | ${cell(f.type.description ?? '')} |`);
+    lines.push(rows.join('\n'));
+  }
+  return lines.join('\n');
+}
+
+/** The record a return type is about: itself, or the record inside a container or union. */
+function firstRecord(t: TypeSpec, depth = 0): TypeSpec | undefined {
+  if (t.kind === 'record') return t;
+  if (depth > 4) return undefined;
+  for (const a of t.arguments ?? []) {
+    const r = firstRecord(a, depth + 1);
+    if (r) return r;
+  }
+  return undefined;
+}
+
+function details(summary: string, body: string): string {
+  return `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+}
+
+export function hoverMarkdown(target: Target, format: ContractFormat): string | undefined {
+  const { info, tool } = target;
+  const parts: string[] = [];
+  if (tool) {
+    parts.push(toolCard(tool.contract, tool.hidden));
+    parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(tool.contract, null, 2))));
+    parts.push(details(`doc(${cell(tool.name)})`, fence('text', tool.doc)));
+    return parts.join('\n\n');
+  }
+  if (!info.contract) {
+    return info.unknownReason ? `**Vis Symbol** · no contract: ${info.unknownReason}.` : undefined;
+  }
+  if (!isNamespace(info.contract)) {
+    return hoverMarkdown({ info, tool: info.tools[0] }, format);
+  }
+  parts.push(`**${code(info.contract.name)}** · Vis namespace · ${info.tools.length} member${info.tools.length === 1 ? '' : 's'}`);
+  if (info.unknownReason) parts.push(`_Partial: ${info.unknownReason}._`);
+  const rows = ['| Member | Tag | Signature |', '| --- | --- | --- |'];
+  for (const t of info.tools) rows.push(`| ${code(t.name)}${t.hidden ? ' (hidden)' : ''} | ${t.tag} | ${code(t.contract.signature)} |`);
+  parts.push(rows.join('\n'));
+  for (const t of info.tools) parts.push(`---\n\n${toolCard(t.contract, t.hidden)}`);
+  parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(info.contract, null, 2))));
+  for (const t of info.tools) parts.push(details(`doc(${cell(t.name)})`, fence('text', t.doc)));
+  return parts.join('\n\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server wiring
+
+export function registerContractHover(ctx: ServerContext): ContractService {
+  const modules = new WorkspaceModules((file) => {
+    const doc = ctx.documents.get(pathToFileURL(file).href);
+    return doc ? { version: doc.version, text: doc.getText() } : undefined;
+  });
+  const service = new ContractService(modules, ctx.log);
+  addHoverSource((analysis, position) => {
+    const format = formatOf(ctx);
+    const target = service.at(analysis, position, format);
+    return target ? hoverMarkdown(target, format) : undefined;
+  });
+  ctx.connection.onRequest(SymbolContractRequest, (params: SymbolContractParams): SymbolContractResult => {
+    const doc = ctx.documents.get(params.uri);
+    const analysis = doc && analysisOf(ctx, doc);
+    if (!analysis) return null;
+    return contractResult(service.at(analysis, params.position, formatOf(ctx)));
+  });
+  return service;
+}

@@ -1,0 +1,82 @@
+// `@vis.sequence(field=...)` (G3, vis-sdk.md §2.6): SEQ-001…SEQ-004 where the decorator is written.
+import { scopeOf } from '../contracts/scope';
+import { dataclassFields } from '../contracts/typespec';
+import { mro } from '../contracts/objects';
+import { isKnown, qualify, resolve } from '../model/sdk';
+import type { ClassDecl, Decorator, Model } from '../model/types';
+import { allDecorated } from './methods';
+import type { Rule, RuleContext } from './types';
+import { isIdentifier, positional } from './util';
+
+const SEQUENCE = 'blockether.vis.extension.sequence';
+
+function sequenceDecorators(model: Model): { d: Decorator; cls: ClassDecl; index: number; decorators: Decorator[] }[] {
+  const out: { d: Decorator; cls: ClassDecl; index: number; decorators: Decorator[] }[] = [];
+  for (const { decorators, cls } of allDecorated(model)) {
+    if (!cls) continue;
+    decorators.forEach((d, index) => {
+      if (d.name && qualify(model, d.name) === SEQUENCE) out.push({ d, cls, index, decorators });
+    });
+  }
+  return out;
+}
+
+function rule(id: string, summary: string, check: (ctx: RuleContext, s: ReturnType<typeof sequenceDecorators>[number]) => void): Rule {
+  return {
+    id,
+    severity: 'error',
+    summary,
+    check(ctx) {
+      if (ctx.model.generation !== 'G3') return;
+      for (const s of sequenceDecorators(ctx.model)) check(ctx, s);
+    },
+  };
+}
+
+function fieldValue(ctx: RuleContext, d: Decorator) {
+  const arg = d.call?.args.find((a) => a.name === 'field');
+  return arg ? { arg, v: resolve(ctx.model, arg.value) } : undefined;
+}
+
+function isDataclassDecorator(model: Model, d: Decorator): boolean {
+  const q = d.name ? qualify(model, d.name) : undefined;
+  return q === 'dataclasses.dataclass';
+}
+
+export const sequenceRules: Rule[] = [
+  rule('SEQ-001', 'vis.sequence takes field= as a keyword argument.', (ctx, { d }) => {
+    if (!d.call) {
+      ctx.report(d.range, 'sequence() takes 0 positional arguments but 1 was given');
+      return;
+    }
+    if (d.call.args.some((a) => a.splat)) return;
+    const pos = positional(d.call);
+    if (pos.length) ctx.report({ start: pos[0].range.start, end: pos[pos.length - 1].range.end }, `sequence() takes 0 positional arguments but ${pos.length} ${pos.length === 1 ? 'was' : 'were'} given`);
+    else if (!d.call.args.some((a) => a.name === 'field')) ctx.report(d.call.calleeRange, "sequence() missing 1 required keyword-only argument: 'field'");
+  }),
+  rule('SEQ-002', 'vis.sequence field must be a public identifier.', (ctx, { d }) => {
+    const f = fieldValue(ctx, d);
+    if (!f || !isKnown(f.v)) return;
+    if (f.v.kind !== 'str' || !isIdentifier(f.v.value) || f.v.value.startsWith('_')) ctx.report(f.arg.value.range, 'sequence field must be a public dataclass field name');
+  }),
+  rule('SEQ-003', 'vis.sequence decorates a dataclass type, outside @dataclass.', (ctx, { d, cls, index, decorators }) => {
+    // Decorators apply bottom-up: a @dataclass below vis.sequence has already run.
+    if (decorators.slice(index + 1).some((x) => isDataclassDecorator(ctx.model, x))) return;
+    const scope = scopeOf(ctx.model, { entry: true });
+    const order = mro({ k: 'class', scope, decl: cls, outer: [] }, {});
+    if (!order.complete) return;
+    // A subclass of a dataclass is a dataclass too.
+    if (order.classes.slice(1).some((c) => c.decl.decorators.some((x) => isDataclassDecorator(c.scope.model, x)))) return;
+    ctx.report(d.range, 'sequence requires a dataclass type; apply it outside @dataclass');
+  }),
+  rule('SEQ-004', 'vis.sequence field must name one of the dataclass fields.', (ctx, { d, cls, index, decorators }) => {
+    const f = fieldValue(ctx, d);
+    if (!f || f.v.kind !== 'str' || !isIdentifier(f.v.value) || f.v.value.startsWith('_')) return;
+    if (!decorators.slice(index + 1).some((x) => isDataclassDecorator(ctx.model, x))) return;
+    const scope = scopeOf(ctx.model, { entry: true });
+    const ref = { k: 'class' as const, scope, decl: cls, outer: [] };
+    if (!mro(ref, {}).complete) return;
+    const names = dataclassFields(ref, {}).map((x) => x.decl.name);
+    if (!names.includes(f.v.value)) ctx.report(f.arg.value.range, `sequence field '${f.v.value}' is not a dataclass field`);
+  }),
+];
