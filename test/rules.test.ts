@@ -42,7 +42,7 @@ const cases: Case[] = [
     rule: 'EXT-003',
     bad: G3 + 'NAME = "  "\nvis.register_extension(vis.Extension(name=[|NAME|], description="d"))\nvis.Extension(name=[|3|], description="d")\n',
     messages: ['vis.Extension requires name=<non-empty string>', 'vis.Extension requires name=<non-empty string>'],
-    good: G3 + 'import os\nvis.register_extension(vis.Extension(name=os.environ["N"], description="d"))\n',
+    good: G3 + 'import os\nvis.register_extension(vis.Extension(name=os.environ["N"], description="d"))\nvis.Extension(name=os.environ.get("N", "x"), description=str(1))\n',
   },
   {
     rule: 'EXT-004',
@@ -90,7 +90,12 @@ const cases: Case[] = [
       'vis.Extension slash_commands must contain SlashCommand declarations',
       'vis.Extension op_hooks must contain OpHook declarations',
     ],
-    good: G3 + TOOL + 'from .tools import more\nS = vis.Symbol(greet)\nvis.register_extension(vis.Extension(name="n", description="d", alias="n", symbols=[S, *more], op_hooks=(vis.OpHook(["patch"], greet),)))\n',
+    good:
+      G3 +
+      TOOL +
+      'from .tools import more, make_symbols\nS = vis.Symbol(greet)\n' +
+      'vis.register_extension(vis.Extension(name="n", description="d", alias="n", symbols=[S, *more], op_hooks=(vis.OpHook(["patch"], greet),)))\n' +
+      'vis.Extension(name="m", description="d", alias="m", symbols=make_symbols(), slash_commands=[vis.SlashCommand(n, greet) for n in "ab"])\n',
   },
   {
     rule: 'EXT-010',

@@ -181,18 +181,14 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
       issue('SYM-008', `vis.Symbol ${publicName ?? fnName} has no activity=: declare vis.Activity(...) so the tool call is presented; without it only engine execution evidence is shown`, call.calleeRange);
     }
     if (target.k === 'function' && publicName !== undefined && tag !== undefined && !isBlankDoc(doc)) {
-      const contract = callableContract(functionSource(target.scope, target.decl, target.bound), publicName, tag, cleandoc(doc!), opts.format, ctx);
-      info.contract = contract;
-      info.tools.push({
-        name: publicName,
-        tag,
-        hidden: info.hidden ?? false,
-        contract,
-        doc: contractDoc(contract, opts.format),
-        decl: target.decl,
-        declUri: target.scope.model.uri,
-        hasActivity: activityGiven,
-      });
+      const source = functionSource(target.scope, target.decl, target.bound);
+      const tool = lazyTool(
+        { name: publicName, tag, hidden: info.hidden ?? false, decl: target.decl, declUri: target.scope.model.uri, hasActivity: activityGiven },
+        () => callableContract(source, publicName!, tag, cleandoc(doc!), opts.format, ctx),
+        opts.format,
+      );
+      info.tools.push(tool);
+      lazyContract(info, () => tool.contract);
     } else {
       info.unknownReason = publicName === undefined ? 'its name is not statically known' : tag === undefined ? 'its tag is not statically known' : isBlankDoc(doc) ? 'it has no docstring' : 'it is a lambda';
     }
@@ -224,13 +220,10 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
   traverse(walk, target, root);
   if (walk.complete && walk.tools.length === 0) issue('SYM-015', 'vis.Symbol(object, ...) requires at least one public method', fnArg.value.range);
   info.tools = walk.tools;
-  if (walk.complete && tag !== undefined && vocab.includes(tag) && !info.issues.some((i) => i.rule !== 'SYM-008' && i.rule !== 'SYM-018')) {
-    info.contract = { version: 1, name: root, members: walk.tools.map((t) => t.contract) };
-  } else {
-    info.unknownReason = walk.complete ? 'the namespace does not construct (see the diagnostics)' : 'part of the namespace is not statically known';
-    // Still useful in the hover: the members that are known.
-    if (walk.tools.length) info.contract = { version: 1, name: root, members: walk.tools.map((t) => t.contract) };
-  }
+  const complete = walk.complete && tag !== undefined && vocab.includes(tag) && !info.issues.some((i) => i.rule !== 'SYM-008' && i.rule !== 'SYM-018');
+  if (!complete) info.unknownReason = walk.complete ? 'the namespace does not construct (see the diagnostics)' : 'part of the namespace is not statically known';
+  // When incomplete, still useful in the hover: the members that are known.
+  if (complete || walk.tools.length) lazyContract(info, () => ({ version: 1, name: root, members: walk.tools.map((t) => t.contract) }));
   return info;
 }
 
@@ -442,9 +435,34 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
     w.complete = false;
     return;
   }
-  const contract = callableContract(src, memberPath, tag, cleandoc(doc!), w.opts.format, w.ctx);
-  w.tools.push({ name: memberPath, tag, hidden, contract, doc: contractDoc(contract, w.opts.format), decl, declUri, hasActivity: activity });
+  const source = src;
+  const toolTag = tag;
+  w.tools.push(lazyTool({ name: memberPath, tag, hidden, decl, declUri, hasActivity: activity }, () => callableContract(source, memberPath, toolTag, cleandoc(doc!), w.opts.format, w.ctx), w.opts.format));
   void attr;
+}
+
+/**
+ * A tool whose contract and doc text are computed on first read: the rules need only names, tags
+ * and issues, so a file's diagnostics never pay for the TypeSpec mapping and doc rendering of
+ * every tool; hover and previews read them.
+ */
+function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc'>, make: () => CallableContract, format: ContractFormat): ToolInfo {
+  let contract: CallableContract | undefined;
+  let doc: string | undefined;
+  return {
+    ...base,
+    get contract() {
+      return (contract ??= make());
+    },
+    get doc() {
+      return (doc ??= contractDoc(this.contract, format));
+    },
+  };
+}
+
+function lazyContract(info: SymbolInfo, make: () => Contract): void {
+  let contract: Contract | undefined;
+  Object.defineProperty(info, 'contract', { enumerable: true, configurable: true, get: () => (contract ??= make()) });
 }
 
 /** `inspect.signature(cls)`: its `__init__` without `self`, or a dataclass's generated one. */

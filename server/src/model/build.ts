@@ -108,6 +108,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     classes: [],
     bindings: new Map(),
     calls: [],
+    sdkCalls: new Map(),
     recovered: doc.recovered,
     syntaxErrors: [],
   };

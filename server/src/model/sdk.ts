@@ -31,7 +31,7 @@ export function flavourOf(qualified: string | undefined): { flavour: SdkFlavour;
 
 /** The SDK member a call resolves to (`Symbol`, `register_extension`, `extension`...), with its SDK. */
 export function sdkCall(call: Call): { flavour: SdkFlavour; member: string } | undefined {
-  return flavourOf(call.qualified);
+  return call.sdk;
 }
 
 export function isTyped(call: Call, member: string): boolean {
@@ -58,7 +58,15 @@ export function allDecorators(cls: ClassDecl): Decorator[] {
 
 /** Qualifies every call and decorator, finds the SDK imports and decides the generation. */
 export function detectSdk(model: Model): void {
-  for (const call of model.calls) call.qualified = qualify(model, call.callee);
+  for (const call of model.calls) {
+    call.qualified = qualify(model, call.callee);
+    call.sdk = flavourOf(call.qualified);
+    if (!call.sdk) continue;
+    const key = `${call.sdk.flavour}.${call.sdk.member}`;
+    const list = model.sdkCalls.get(key);
+    if (list) list.push(call);
+    else model.sdkCalls.set(key, [call]);
+  }
   for (const d of [...model.functions.flatMap((f) => f.decorators), ...model.classes.flatMap(allDecorators)]) {
     if (d.name) d.qualified = qualify(model, d.name);
   }
@@ -113,8 +121,13 @@ export function resolve(model: Model, v: Value, depth = 0): Value {
   return v;
 }
 
-/** True when a value is statically known (not a name, attribute, call result or unknown expression). */
+/**
+ * True when a value is statically known: a literal, a module-level function or class, a lambda, a
+ * comprehension, or a call to an SDK declaration (whose result is that declaration). A name, an
+ * attribute, any other call's result or another expression is unknown.
+ */
 export function isKnown(v: Value): boolean {
+  if (v.kind === 'call') return v.call.sdk !== undefined;
   return v.kind !== 'name' && v.kind !== 'attribute' && v.kind !== 'unknown';
 }
 

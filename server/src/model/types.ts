@@ -53,6 +53,8 @@ export interface Call {
   callee: string;
   /** Fully qualified name of the callee through the file's imports, e.g. `blockether.vis.extension.Symbol`. */
   qualified?: string;
+  /** The SDK member the callee is (set with `qualified`), e.g. `{ flavour: 'typed', member: 'Symbol' }`. */
+  sdk?: { flavour: SdkFlavour; member: string };
   args: Argument[];
   range: Range;
   calleeRange: Range;
@@ -181,6 +183,8 @@ export interface Model {
   bindings: Map<string, Binding[]>;
   /** Every call at module level (outside function and class bodies), in source order, nested ones included. */
   calls: Call[];
+  /** The calls to each SDK member, keyed `typed.Symbol`, `g1.extension`..., in source order. */
+  sdkCalls: Map<string, Call[]>;
   /** Rows that tree-sitter could not parse and that were recovered. */
   recovered: { startRow: number; endRow: number }[];
   /** Top-level statements whose syntax is broken beyond recovery. */

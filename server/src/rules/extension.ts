@@ -129,7 +129,8 @@ export const extensionRules: Rule[] = [
       if (!arg) continue;
       const message = `vis.Extension ${field} must contain ${cls} declarations`;
       const v = resolve(ctx.model, arg.value);
-      if (!isKnown(v)) continue;
+      // A list comprehension is a list, of items that are not known.
+      if (!isKnown(v) || (v.kind === 'comprehension' && v.of === 'list')) continue;
       if (v.kind !== 'list' && v.kind !== 'tuple') {
         ctx.report(arg.value.range, message, wrapFix(v, arg.value, cls));
         continue;
@@ -154,7 +155,7 @@ export const extensionRules: Rule[] = [
     const arg = keyword(call, 'env');
     if (!arg) return;
     const v = resolve(ctx.model, arg.value);
-    if (isKnown(v) && v.kind !== 'list' && v.kind !== 'tuple') {
+    if (isKnown(v) && v.kind !== 'list' && v.kind !== 'tuple' && !(v.kind === 'comprehension' && v.of === 'list')) {
       ctx.report(arg.value.range, 'vis.Extension env must be a list or tuple of environment variable names');
     }
   }),

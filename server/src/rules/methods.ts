@@ -23,15 +23,21 @@ export function allDecorated(model: Model): { decorators: Decorator[]; fn?: Func
   return out;
 }
 
-function isMethodDecorator(model: Model, d: Decorator): boolean {
-  return !!d.name && qualify(model, d.name) === METHOD;
+function isMethodDecorator(_model: Model, d: Decorator): boolean {
+  return d.qualified === METHOD;
 }
 
-/** Every `vis.method(...)` call: module-level ones and those in decorators of methods. */
+const methodCallCache = new WeakMap<Model, Call[]>();
+
+/** Every `vis.method(...)` call: module-level ones and those in decorators of methods (found once per model). */
 function methodCalls(model: Model): Call[] {
-  const calls = new Set<Call>(callsOf(model, 'typed', 'method'));
-  for (const { decorators } of allDecorated(model)) for (const d of decorators) if (d.call && isMethodDecorator(model, d)) calls.add(d.call);
-  return [...calls];
+  let cached = methodCallCache.get(model);
+  if (!cached) {
+    const calls = new Set<Call>(callsOf(model, 'typed', 'method'));
+    for (const { decorators } of allDecorated(model)) for (const d of decorators) if (d.call && isMethodDecorator(model, d)) calls.add(d.call);
+    methodCallCache.set(model, (cached = [...calls]));
+  }
+  return cached;
 }
 
 function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void): Rule {

@@ -2,7 +2,7 @@
 import { scopeOf } from '../contracts/scope';
 import { dataclassFields } from '../contracts/typespec';
 import { mro } from '../contracts/objects';
-import { isKnown, qualify, resolve } from '../model/sdk';
+import { isKnown, resolve } from '../model/sdk';
 import type { ClassDecl, Decorator, Model } from '../model/types';
 import { allDecorated } from './methods';
 import type { Rule, RuleContext } from './types';
@@ -10,14 +10,21 @@ import { isIdentifier, positional } from './util';
 
 const SEQUENCE = 'blockether.vis.extension.sequence';
 
-function sequenceDecorators(model: Model): { d: Decorator; cls: ClassDecl; index: number; decorators: Decorator[] }[] {
-  const out: { d: Decorator; cls: ClassDecl; index: number; decorators: Decorator[] }[] = [];
+type SequenceUse = { d: Decorator; cls: ClassDecl; index: number; decorators: Decorator[] };
+const uses = new WeakMap<Model, SequenceUse[]>();
+
+/** Every `@vis.sequence` decorator on a class, found once per model (decorators are qualified by the model). */
+function sequenceDecorators(model: Model): SequenceUse[] {
+  let out = uses.get(model);
+  if (out) return out;
+  out = [];
   for (const { decorators, cls } of allDecorated(model)) {
     if (!cls) continue;
     decorators.forEach((d, index) => {
-      if (d.name && qualify(model, d.name) === SEQUENCE) out.push({ d, cls, index, decorators });
+      if (d.qualified === SEQUENCE) out!.push({ d, cls, index, decorators });
     });
   }
+  uses.set(model, out);
   return out;
 }
 
@@ -38,9 +45,8 @@ function fieldValue(ctx: RuleContext, d: Decorator) {
   return arg ? { arg, v: resolve(ctx.model, arg.value) } : undefined;
 }
 
-function isDataclassDecorator(model: Model, d: Decorator): boolean {
-  const q = d.name ? qualify(model, d.name) : undefined;
-  return q === 'dataclasses.dataclass';
+function isDataclassDecorator(_model: Model, d: Decorator): boolean {
+  return d.qualified === 'dataclasses.dataclass';
 }
 
 export const sequenceRules: Rule[] = [

@@ -1,13 +1,10 @@
 // Small readers over calls in the model, shared by the rule families.
-import { TYPED_MODULE, qualify, resolve, sdkCall } from '../model/sdk';
+import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Value } from '../model/types';
 
 /** Calls in the file that resolve to the given SDK member. */
 export function callsOf(model: Model, flavour: 'typed' | 'g1', member: string): Call[] {
-  return model.calls.filter((c) => {
-    const s = sdkCall(c);
-    return s?.flavour === flavour && s.member === member;
-  });
+  return model.sdkCalls.get(`${flavour}.${member}`) ?? [];
 }
 
 export function keyword(call: Call, name: string): Argument | undefined {
