@@ -1,4 +1,5 @@
 // Python literals as Python evaluates them: strings (prefixes, escapes, implicit concatenation) and numbers.
+import type { Value } from './types';
 
 /** The value of one string literal's source text, or undefined for f-strings with fields and \N{...}. */
 export function evalStringLiteral(src: string): { value: string; bytes: boolean } | undefined {
@@ -117,4 +118,22 @@ export function pyRepr(s: string): string {
     else out += ch;
   }
   return out + quote;
+}
+
+/** Python's str() of a known scalar value (how the SDKs coerce names, verbs and notes), or undefined. */
+export function pyStr(v: Value): string | undefined {
+  switch (v.kind) {
+    case 'str':
+      return v.value;
+    case 'bool':
+      return v.value ? 'True' : 'False';
+    case 'none':
+      return 'None';
+    case 'int':
+      return v.text.includes('_') || /^0[xob]/i.test(v.text) ? String(v.value) : v.text.replace(/^\+/, '');
+    case 'float':
+      return Number.isInteger(v.value) && Math.abs(v.value) < 1e16 ? `${v.value}.0` : String(v.value);
+    default:
+      return undefined;
+  }
 }
