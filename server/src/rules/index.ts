@@ -3,10 +3,11 @@ import type { Model } from '../model/types';
 import { extensionRules } from './extension';
 import { g1Rules } from './g1';
 import { registrationRules } from './registration';
+import { routingRules } from './routing';
 import type { Finding, Rule, Severity } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules];
+export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules, ...routingRules];
 
 /** Per-rule severity overrides from the settings; `off` silences a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
