@@ -6,7 +6,8 @@ import type { Call, Value } from '../model/types';
 import type { Rule, RuleContext } from './types';
 import { bindArguments, callsOf, isEnvName } from './util';
 
-const EXTENSION_PARAMS = [
+/** `vis.extension(...)` parameters in order (every one may be passed positionally). */
+export const EXTENSION_PARAMS = [
   'name',
   'description',
   'version',
@@ -22,7 +23,8 @@ const EXTENSION_PARAMS = [
   'network_filters',
   'env',
 ];
-const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden'];
+/** `vis.symbol(...)` parameters in order. */
+export const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden'];
 
 function g1(id: string, member: string, params: string[], summary: string, check: (ctx: RuleContext, call: Call, arg: (name: string) => Value | undefined) => void): Rule {
   return {
