@@ -12,6 +12,9 @@ import { Analyzer } from './analysis';
 import { registerCodeActions } from './features/codeActions';
 import { registerDiagnostics } from './features/diagnostics';
 import { registerHover } from './features/hover';
+import { registerPreviews } from './features/previews';
+import { registerRouting } from './features/routing';
+import { placeholderToolDocSource } from './docs/toolDocs';
 import type { ServerContext, Settings } from './features/context';
 import { defaultSettings } from './features/context';
 import { initParser } from './parse/parser';
@@ -38,6 +41,7 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
       hoverProvider: true,
+      codeLensProvider: { resolveProvider: false },
     },
     serverInfo: { name: PRODUCT },
   };
@@ -70,6 +74,9 @@ function applySettings(s: Partial<Settings>): void {
 const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
+registerRouting(ctx);
+// The tool docs come from a placeholder until the Symbol contracts renderer is merged (docs/toolDocs.ts).
+registerPreviews(ctx, placeholderToolDocSource);
 
 documents.listen(connection);
 connection.listen();

@@ -71,7 +71,7 @@ describe('prompt preview', () => {
         'Prompt of lang-python: 155 tokens (o200k_base)',
         'Read statically from /work/ext/lang_python.py (G3); nothing was run. Each part is counted on its own; the total is their sum.',
         '',
-        '\u2500\u2500 Prompt: prompt.routing, legacy wording \u00b7 155 tokens',
+        '\u2500\u2500 Prompt: prompt.routing, legacy wording (vis-lang-interface 2.1.0 to before 2.6.2) \u00b7 155 tokens',
         'py surface active \u2014 Python through its own toolchain:',
         '  py.format_code \u00b7 py.lint_code \u00b7 py.run_tests',
         '  py.repl_start \u00b7 py.repl_eval \u00b7 py.repl_stop',

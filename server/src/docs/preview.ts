@@ -15,7 +15,7 @@
 // Each part reaches the model on its own (snapshot, prompt, one apropos result, one doc page), so
 // the total is the sum of the parts' counts, not the count of one concatenation of them.
 import type { Analysis } from '../analysis';
-import { evaluateRouting } from '../routing/evaluate';
+import { WORDING_LABELS, evaluateRouting } from '../routing/evaluate';
 import type { RoutingVersion } from '../routing/render';
 import type { Model, Range } from '../model/types';
 import { pathOf } from '../rules/util';
@@ -44,8 +44,6 @@ export interface PreviewOptions {
   tools: ToolDocSource;
   routingVersion: RoutingVersion;
 }
-
-const WORDING: Record<RoutingVersion, string> = { current: 'current wording', legacy: 'legacy wording' };
 
 /** The whole preview: snapshot row, prompt, tools, slash commands. */
 export function previewDocs(analysis: Pick<Analysis, 'model'>, options: PreviewOptions): DocsPreview {
@@ -105,7 +103,7 @@ function promptPart(model: Model, ext: ExtensionInfo, version: RoutingVersion, w
     case 'routing': {
       const r = evaluateRouting(model, prompt.call, version);
       const at = where(prompt.call.range);
-      if (r.kind === 'text') return counted(`Prompt: prompt.routing, ${WORDING[version]}`, r.text);
+      if (r.kind === 'text') return counted(`Prompt: prompt.routing, ${WORDING_LABELS[version]}`, r.text);
       if (r.kind === 'error') {
         return note(
           'Prompt: prompt.routing raises',
@@ -128,10 +126,10 @@ function note(title: string, body: string): PreviewPart {
 function assemble(title: string, model: Model, ext: ExtensionInfo, parts: PreviewPart[]): DocsPreview {
   const tokens = parts.reduce((n, p) => n + p.tokens, 0);
   const lines = [
-    `${title}: ${plural(tokens, 'token')} (${TOKEN_ENCODING})`,
+    `${title}: ${tokensLabel(tokens)} (${TOKEN_ENCODING})`,
     `Read statically from ${pathOf(model.uri)} (${ext.generation}); nothing was run. Each part is counted on its own; the total is their sum.`,
   ];
-  for (const p of parts) lines.push('', `\u2500\u2500 ${p.title}${p.counted ? ` \u00b7 ${plural(p.tokens, 'token')}` : ' (not counted)'}`, p.body);
+  for (const p of parts) lines.push('', `\u2500\u2500 ${p.title}${p.counted ? ` \u00b7 ${tokensLabel(p.tokens)}` : ' (not counted)'}`, p.body);
   return { text: lines.join('\n') + '\n', parts, tokens };
 }
 
@@ -152,6 +150,7 @@ function basename(uri: string): string {
   return uri.slice(uri.lastIndexOf('/') + 1);
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `1 token`, `12 tokens`. */
+export function tokensLabel(n: number): string {
+  return `${n} token${n === 1 ? '' : 's'}`;
 }

@@ -3,16 +3,25 @@ import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Analysis, Analyzer } from '../analysis';
 import type { SeverityOverrides } from '../rules';
+import { DEFAULT_ROUTING_VERSION, type RoutingVersion } from '../routing/render';
 
 export interface Settings {
   enable: boolean;
   severity: SeverityOverrides;
   /** Files larger than this many characters are not analysed. */
   maxFileSize: number;
+  /** The vis-lang-interface wording `prompt.routing(...)` is rendered in. */
+  langInterfaceVersion: RoutingVersion;
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: 2_000_000 };
+  return { enable: true, severity: {}, maxFileSize: 2_000_000, langInterfaceVersion: DEFAULT_ROUTING_VERSION };
+}
+
+/** The routing wording to use: the setting when it names one the renderer knows, else the newest. */
+export function routingVersionOf(settings: Settings): RoutingVersion {
+  const v: unknown = settings.langInterfaceVersion;
+  return v === 'current' || v === 'legacy' ? v : DEFAULT_ROUTING_VERSION;
 }
 
 export interface ServerContext {

@@ -12,6 +12,12 @@ export const ROUTING_FUNCTION = 'vis_lang_interface.prompt.routing';
 /** `prompt.VERBS`: the default `verbs`, also passed explicitly. */
 export const VERBS_CONSTANT = 'vis_lang_interface.prompt.VERBS';
 
+/** How hovers and previews name each wording to the author. */
+export const WORDING_LABELS: Record<RoutingVersion, string> = {
+  current: 'current wording (vis-lang-interface 2.6.2 and later)',
+  legacy: 'legacy wording (vis-lang-interface 2.1.0 to before 2.6.2)',
+};
+
 const PARAMS = ['language', 'alias', 'verbs'] as const;
 const KEYWORDS = new Set(['language', 'alias', 'verbs', 'notes']);
 
