@@ -92,7 +92,8 @@ export function registerPreviews(context: vscode.ExtensionContext, client: Langu
     const uri = previewUri(source, kind);
     const wasOpen = openPreviews().some((u) => u.toString() === uri.toString());
     const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    // Not a preview tab: the docs and the prompt previews stay open side by side.
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
     if (wasOpen) provider.refresh(uri);
   };
 
