@@ -11,9 +11,7 @@ export interface ExtensionInfo {
   generation: Generation;
   /** Where the extension is declared, for code lenses: the registration call, else the `Extension(...)` call. */
   anchor: Call;
-  /** The call that holds the fields, when it is statically known. */
-  declaration?: Call;
-  /** The field arguments as written, by field name. */
+  /** The field arguments as written, by field name (empty when the `Extension(...)` call is not statically known). */
   fields: Map<string, Argument>;
 }
 
@@ -24,7 +22,7 @@ export function findExtension(model: Model): ExtensionInfo | undefined {
   const registration = registrations(model).find((r) => r.kind === generation)?.call;
   if (generation === 'G1') {
     if (!registration) return undefined;
-    return { generation, anchor: registration, declaration: registration, fields: bindArguments(registration, G1_EXTENSION_PARAMS) ?? new Map() };
+    return { generation, anchor: registration, fields: bindArguments(registration, G1_EXTENSION_PARAMS) ?? new Map() };
   }
   let declaration: Call | undefined;
   if (registration) {
@@ -39,11 +37,11 @@ export function findExtension(model: Model): ExtensionInfo | undefined {
   if (!anchor) return undefined;
   const fields = new Map<string, Argument>();
   for (const a of declaration?.args ?? []) if (a.name !== undefined) fields.set(a.name, a);
-  return { generation, anchor, declaration, fields };
+  return { generation, anchor, fields };
 }
 
 /** A field's value with names resolved, or undefined when the field is not given. */
-export function fieldValue(model: Model, ext: ExtensionInfo, field: string): Value | undefined {
+function fieldValue(model: Model, ext: ExtensionInfo, field: string): Value | undefined {
   const arg = ext.fields.get(field);
   return arg && resolve(model, arg.value);
 }
