@@ -48,3 +48,10 @@ export interface SymbolContractParams {
   position: { line: number; character: number };
 }
 export type SymbolContractResult = { contract: object; doc: string } | null;
+
+/** The prompt part of the previewDocs result alone (same params and result shape). */
+export const PreviewPromptRequest = 'visAuthoring/previewPrompt';
+
+/** Client command ids: the code lenses above a registration call invoke them with the document URI. */
+export const PreviewDocsCommand = 'visAuthoring.previewDocs';
+export const PreviewPromptCommand = 'visAuthoring.previewPrompt';

@@ -2,7 +2,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { registerContractCommands } from './contracts';
 import { getHostState, onDidChangeHostState, registerHostFeatures, type HostConnection } from './host';
+import { registerPreviews } from './previews';
 import { StatusItem } from './status';
 
 let client: LanguageClient | undefined;
@@ -39,6 +41,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     onDidChangeHostState((s) => status.setHost(hostText(s))),
   );
   status.setHost(hostText(getHostState()));
+  registerContractCommands(context, client);
+  registerPreviews(context, client);
 
   try {
     await client.start();

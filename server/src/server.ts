@@ -13,6 +13,9 @@ import { registerCodeActions } from './features/codeActions';
 import { formatOf, registerContractHover } from './features/contractHover';
 import { registerDiagnostics } from './features/diagnostics';
 import { registerHover } from './features/hover';
+import { registerPreviews } from './features/previews';
+import { registerRouting } from './features/routing';
+import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
 import type { ServerContext, Settings } from './features/context';
 import { defaultSettings } from './features/context';
@@ -40,6 +43,7 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
       hoverProvider: true,
+      codeLensProvider: { resolveProvider: false },
     },
     serverInfo: { name: PRODUCT },
   };
@@ -75,6 +79,8 @@ registerCodeActions(ctx);
 registerHover(ctx);
 registerStatus(ctx);
 registerContractHover(ctx);
+registerRouting(ctx);
+registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx)));
 
 documents.listen(connection);
 connection.listen();

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { initParser } from '../../server/src/parse/parser';
-import { cleandoc } from '../../server/src/contracts/docstring';
+import { cleandoc } from '../../server/src/model/docstring';
 import { parseExpr, unparse } from '../../server/src/contracts/pyexpr';
 import { pyFloatRepr, pyStrRepr } from '../../server/src/contracts/pyrepr';
 import { contractOf, js, symbols, HEADER, G3_FOOTER } from './helpers';

@@ -6,7 +6,7 @@ import type { Argument, Call, ClassDecl, FunctionDecl, Model, Range, Value } fro
 import { bindArguments, isIdentifier } from '../rules/util';
 import { callableContract, functionSource, type CallableSource, type ParamSource } from './callable';
 import { contractDoc } from './doc';
-import { cleandoc, isBlankDoc } from './docstring';
+import { cleandoc, isBlankDoc } from '../model/docstring';
 import {
   classEntries,
   classMember,

@@ -2,7 +2,7 @@
 // and `_contract_ast` (string and postponed annotations) case by case, on annotation source text.
 import { resolve } from '../model/sdk';
 import type { ClassDecl, FieldDecl, Value } from '../model/types';
-import { cleandoc } from './docstring';
+import { cleandoc } from '../model/docstring';
 import { parseExpr, unparse, type Expr } from './pyexpr';
 import { classKey, isDataclass, isScalar, lookupName, memberOf, qualified, type ModuleScope, type PyObj, type Resolver } from './scope';
 import type { FieldSpec, TypeSpec } from './types';

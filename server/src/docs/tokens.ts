@@ -19,3 +19,23 @@ export function countTokens(text: string): number {
   if (text === '') return 0;
   return getEncoder().encode(text, [], []).length;
 }
+
+const CACHE_LIMIT = 20_000;
+const cache = new Map<string, number>();
+
+/**
+ * `countTokens` with a bounded cache of recent texts: a preview regenerated after an edit counts only
+ * the parts whose text changed. The least recently used entries go first.
+ */
+export function countTokensCached(text: string): number {
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const n = countTokens(text);
+  cache.set(text, n);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  return n;
+}

@@ -4,6 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Analysis, Analyzer } from '../analysis';
 import type { SeverityOverrides } from '../rules';
 import type { ContractFormat } from '../contracts/types';
+import { DEFAULT_ROUTING_VERSION, type RoutingVersion } from '../routing/render';
 
 export interface Settings {
   enable: boolean;
@@ -12,10 +13,18 @@ export interface Settings {
   maxFileSize: number;
   /** Contract signature/default format: C1, C2 or C3 (visAuthoring.contractFormat). */
   contractFormat: ContractFormat;
+  /** The vis-lang-interface wording `prompt.routing(...)` is rendered in. */
+  langInterfaceVersion: RoutingVersion;
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: 2_000_000, contractFormat: 'C3' };
+  return { enable: true, severity: {}, maxFileSize: 2_000_000, contractFormat: 'C3', langInterfaceVersion: DEFAULT_ROUTING_VERSION };
+}
+
+/** The routing wording to use: the setting when it names one the renderer knows, else the newest. */
+export function routingVersionOf(settings: Settings): RoutingVersion {
+  const v: unknown = settings.langInterfaceVersion;
+  return v === 'current' || v === 'legacy' ? v : DEFAULT_ROUTING_VERSION;
 }
 
 export interface ServerContext {

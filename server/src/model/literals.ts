@@ -1,4 +1,5 @@
 // Python literals as Python evaluates them: strings (prefixes, escapes, implicit concatenation) and numbers.
+import type { Value } from './types';
 
 /** The value of one string literal's source text, or undefined for f-strings with fields and \N{...}. */
 export function evalStringLiteral(src: string): { value: string; bytes: boolean } | undefined {
@@ -117,4 +118,41 @@ export function pyRepr(s: string): string {
     else out += ch;
   }
   return out + quote;
+}
+
+/** Python's str() of a known scalar value (how the SDKs coerce names, verbs and notes), or undefined. */
+export function pyStr(v: Value): string | undefined {
+  switch (v.kind) {
+    case 'str':
+      return v.value;
+    case 'bool':
+      return v.value ? 'True' : 'False';
+    case 'none':
+      return 'None';
+    case 'int':
+      return v.text.includes('_') || /^0[xob]/i.test(v.text) ? String(v.value) : v.text.replace(/^\+/, '');
+    case 'float':
+      return pyFloatRepr(v.value);
+    default:
+      return undefined;
+  }
+}
+
+/** Python's repr() (and str()) of a float: the shortest round-trip digits, scientific below 1e-4 and from 1e16. */
+export function pyFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // toExponential() without an argument gives the shortest digits that round-trip, as Python's repr does.
+  const [mantissa, e] = x.toExponential().split('e');
+  const exp = Number(e);
+  const sign = x < 0 ? '-' : '';
+  const digits = mantissa.replace('-', '').replace('.', '');
+  if (exp < -4 || exp >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  if (digits.length <= exp + 1) return `${sign}${digits}${'0'.repeat(exp + 1 - digits.length)}.0`;
+  return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
 }

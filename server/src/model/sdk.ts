@@ -1,6 +1,6 @@
 // How a file uses the Vis SDK: which SDK its imports name, what each call resolves to, and the
 // generation (G1 `vis.extension`, G2 `vis.register`, G3 `vis.register_extension`).
-import type { Binding, ClassDecl, Decorator, Call, ImportBinding, Model, SdkFlavour, Value } from './types';
+import type { Binding, Call, ClassDecl, Decorator, FunctionDecl, ImportBinding, Model, SdkFlavour, Value } from './types';
 
 export const TYPED_MODULE = 'blockether.vis.extension';
 export const G1_MODULE = 'vis';
@@ -119,6 +119,18 @@ export function resolve(model: Model, v: Value, depth = 0): Value {
   if (b.kind === 'class') return { kind: 'class', name: b.name, range: v.range, text: v.text };
   if (b.kind === 'assign') return resolve(model, b.value, depth + 1);
   return v;
+}
+
+/** The module-level function a name binds, when the module binds that name exactly once. */
+export function functionNamed(model: Model, name: string): FunctionDecl | undefined {
+  const b = model.bindings.get(name);
+  return b?.length === 1 && b[0].kind === 'function' ? b[0].decl : undefined;
+}
+
+/** The module-level class a name binds, when the module binds that name exactly once. */
+export function classNamed(model: Model, name: string): ClassDecl | undefined {
+  const b = model.bindings.get(name);
+  return b?.length === 1 && b[0].kind === 'class' ? b[0].decl : undefined;
 }
 
 /**

@@ -1,12 +1,13 @@
 // The lowercase G1 SDK of Vis 0.1.41 (`import vis`): `vis.extension(...)` and `vis.symbol(...)`.
 // Every builder accepts positional arguments. vis-sdk.md §4.
-import { isCallable, isKnown, resolve, truthy } from '../model/sdk';
-import { pyRepr, pyStrip } from '../model/literals';
-import type { Call, Model, Value } from '../model/types';
+import { functionNamed, isCallable, isKnown, resolve, truthy } from '../model/sdk';
+import { pyRepr, pyStr, pyStrip } from '../model/literals';
+import type { Call, Value } from '../model/types';
 import type { Rule, RuleContext } from './types';
 import { bindArguments, callsOf, isEnvName } from './util';
 
-const EXTENSION_PARAMS = [
+/** `vis.extension(...)` parameters in order (every one may be passed positionally). */
+export const EXTENSION_PARAMS = [
   'name',
   'description',
   'version',
@@ -22,7 +23,8 @@ const EXTENSION_PARAMS = [
   'network_filters',
   'env',
 ];
-const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden'];
+/** `vis.symbol(...)` parameters in order. */
+export const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden'];
 
 function g1(id: string, member: string, params: string[], summary: string, check: (ctx: RuleContext, call: Call, arg: (name: string) => Value | undefined) => void): Rule {
   return {
@@ -42,24 +44,6 @@ function g1(id: string, member: string, params: string[], summary: string, check
       }
     },
   };
-}
-
-/** Python's str() of a known value, as the G1 SDK coerces env entries. */
-function pyStr(v: Value): string | undefined {
-  switch (v.kind) {
-    case 'str':
-      return v.value;
-    case 'bool':
-      return v.value ? 'True' : 'False';
-    case 'none':
-      return 'None';
-    case 'int':
-      return v.text.includes('_') || /^0[xob]/i.test(v.text) ? String(v.value) : v.text.replace(/^\+/, '');
-    case 'float':
-      return Number.isInteger(v.value) && Math.abs(v.value) < 1e16 ? `${v.value}.0` : String(v.value);
-    default:
-      return undefined;
-  }
 }
 
 function pyReprValue(v: Value): string | undefined {
@@ -157,8 +141,3 @@ export const g1Rules: Rule[] = [
     },
   },
 ];
-
-function functionNamed(model: Model, name: string) {
-  const b = model.bindings.get(name);
-  return b?.length === 1 && b[0].kind === 'function' ? b[0].decl : undefined;
-}

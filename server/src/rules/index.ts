@@ -5,12 +5,13 @@ import { extensionRules } from './extension';
 import { g1Rules } from './g1';
 import { methodRules } from './methods';
 import { registrationRules } from './registration';
+import { routingRules } from './routing';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
 import type { Finding, Rule, Severity } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules, ...symbolRules, ...methodRules, ...sequenceRules];
+export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
 /** Per-rule severity overrides from the settings; `off` silences a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;

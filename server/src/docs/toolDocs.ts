@@ -1,0 +1,136 @@
+// Each tool's model-facing text for the docs preview: public name, hidden flag, apropos row and the
+// `doc(name)` page. Typed-SDK tools whose contract is statically known get the page the SDK
+// generates from the contract (server/src/contracts, vis-sdk.md §3.5); G1 tools, and typed tools
+// whose contract is not known, get their cleaned docstring.
+import type { Analysis } from '../analysis';
+import type { ContractFormat } from '../contracts/types';
+import { symbolsOf } from '../rules/symbols';
+import { cleandoc } from '../model/docstring';
+import { classNamed, flavourOf, functionNamed, qualify, resolve, sdkCall } from '../model/sdk';
+import type { ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
+import { SYMBOL_PARAMS as G1_SYMBOL_PARAMS } from '../rules/g1';
+import { bindArguments, keyword } from '../rules/util';
+import { fieldItems, fieldText, findExtension } from './extension';
+
+export interface ToolDoc {
+  /** The name the model calls the tool by (`hello`, `store.items.put`; G1: `alias_hello`). */
+  name: string;
+  /** Declared hidden (`is_hidden=True`, or `@vis.method(is_hidden=True)` on a namespace member). */
+  hidden: boolean;
+  /** The tool's row in `apropos(...)` results: the first line of its docstring. Empty when it has none. */
+  apropos: string;
+  /** The page `doc(name)` returns. Empty when the tool has no docstring. */
+  doc: string;
+  /** Where the tool is declared. */
+  range: Range;
+}
+
+export interface ToolDocSource {
+  /** The tools of the extension the analysed file registers, in declaration order. */
+  tools(analysis: Pick<Analysis, 'model'>): ToolDoc[];
+}
+
+const TYPED_SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden', 'activity'];
+
+/** Tools by contract where the contract is known, by docstring otherwise. */
+export function contractToolDocSource(format: () => ContractFormat): ToolDocSource {
+  return {
+    tools(analysis) {
+      const { model } = analysis;
+      const ext = findExtension(model);
+      if (!ext) return [];
+      if (ext.generation === 'G1') return docstringToolDocSource.tools(analysis);
+      const infos = new Map(symbolsOf(model, format()).map((i) => [i.call, i]));
+      const out: ToolDoc[] = [];
+      for (const item of fieldItems(model, ext, 'symbols') ?? []) {
+        const info = item.kind === 'call' ? infos.get(item.call) : undefined;
+        if (info && info.tools.length > 0 && info.contract) {
+          for (const t of info.tools) {
+            const description = 'members' in t.contract ? '' : t.contract.description;
+            out.push({ name: t.name, hidden: t.hidden, apropos: description.split('\n')[0], doc: t.doc, range: item.range });
+          }
+        } else {
+          out.push(...docstringDocs(model, ext, item));
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/** Tools by their cleaned docstring (inspect.getdoc): G1 `vis.symbol`, and typed Symbols whose contract is not known. */
+export const docstringToolDocSource: ToolDocSource = {
+  tools({ model }) {
+    const ext = findExtension(model);
+    if (!ext) return [];
+    return (fieldItems(model, ext, 'symbols') ?? []).flatMap((item) => docstringDocs(model, ext, item));
+  },
+};
+
+function docstringDocs(model: Model, ext: NonNullable<ReturnType<typeof findExtension>>, item: Value): ToolDoc[] {
+  if (item.kind !== 'call') return [];
+  const s = sdkCall(item.call);
+  const typed = s?.flavour === 'typed' && s.member === 'Symbol';
+  if (!typed && !(s?.flavour === 'g1' && s.member === 'symbol')) return [];
+  const args = bindArguments(item.call, typed ? TYPED_SYMBOL_PARAMS : G1_SYMBOL_PARAMS);
+  const fnArg = args?.get('fn');
+  if (!args || !fnArg) return [];
+  const fn = resolve(model, fnArg.value);
+  const nameValue = args.get('name') && resolve(model, args.get('name')!.value);
+  const name = nameValue?.kind === 'str' ? nameValue.value : undefined;
+  const hidden = isTrue(model, args.get('is_hidden')?.value);
+  const out: ToolDoc[] = [];
+  if (fn.kind === 'function') {
+    const decl = functionNamed(model, fn.name);
+    if (!decl) return [];
+    const base = name ?? fn.name;
+    const alias = ext.generation === 'G1' ? fieldText(model, ext, 'alias') : undefined;
+    out.push({ ...docOf(decl), name: ext.generation === 'G1' ? g1ToolName(alias, base) : base, hidden, range: item.range });
+  } else if (typed && fn.kind === 'call' && name !== undefined) {
+    const cls = classNamed(model, fn.call.callee);
+    if (cls) namespaceMembers(model, cls, name, hidden, out, new Set());
+  }
+  return out;
+}
+
+function docOf(fn: FunctionDecl): { apropos: string; doc: string } {
+  const doc = fn.docstring === undefined ? '' : cleandoc(fn.docstring);
+  return { apropos: doc.split('\n')[0], doc };
+}
+
+function isTrue(model: Model, v: Value | undefined): boolean {
+  const r = v && resolve(model, v);
+  return r?.kind === 'bool' && r.value;
+}
+
+/** G1 binds `<alias>_<symbol>`, where the symbol drops a leading `<alias>_` if anything is left (vis-sdk.md §4). */
+function g1ToolName(alias: string | undefined, base: string): string {
+  if (!alias) return base;
+  const prefix = `${alias}_`;
+  return `${prefix}${base.startsWith(prefix) && base.length > prefix.length ? base.slice(prefix.length) : base}`;
+}
+
+function namespaceMembers(model: Model, cls: ClassDecl, prefix: string, hidden: boolean, out: ToolDoc[], seen: Set<ClassDecl>): void {
+  if (seen.has(cls)) return;
+  seen.add(cls);
+  for (const m of cls.methods) {
+    if (m.name.startsWith('_') || m.decorators.some((d) => d.name === 'property')) continue;
+    out.push({ ...docOf(m), name: `${prefix}.${m.name}`, hidden: methodHidden(model, m) ?? hidden, range: m.nameRange });
+  }
+  for (const a of cls.selfAssignments) {
+    const v = resolve(model, a.value);
+    const nested = !a.name.startsWith('_') && v.kind === 'call' ? classNamed(model, v.call.callee) : undefined;
+    if (nested) namespaceMembers(model, nested, `${prefix}.${a.name}`, hidden, out, seen);
+  }
+}
+
+/** `@vis.method(is_hidden=...)` on a namespace method; undefined when the method inherits the Symbol's flag. */
+function methodHidden(model: Model, m: FunctionDecl): boolean | undefined {
+  for (const d of m.decorators) {
+    const s = d.name ? flavourOf(qualify(model, d.name)) : undefined;
+    if (s?.flavour !== 'typed' || s.member !== 'method' || !d.call) continue;
+    const arg = keyword(d.call, 'is_hidden');
+    if (arg) return isTrue(model, arg.value);
+  }
+  return undefined;
+}

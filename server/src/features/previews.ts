@@ -1,0 +1,80 @@
+// Model-facing docs previews over LSP: the previewDocs and previewPrompt requests, and two code
+// lenses above the registration call that open them in the client (client/src/previews.ts).
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { CodeLens } from 'vscode-languageserver/node';
+import {
+  PreviewDocsCommand,
+  PreviewDocsRequest,
+  PreviewPromptCommand,
+  PreviewPromptRequest,
+  type PreviewDocsParams,
+  type PreviewDocsResult,
+} from '../../../shared/protocol';
+import { analyzeText, type Analysis } from '../analysis';
+import { findExtension } from '../docs/extension';
+import { previewDocs, previewPrompt, type DocsPreview } from '../docs/preview';
+import type { ToolDocSource } from '../docs/toolDocs';
+import { analysisOf, routingVersionOf, type ServerContext } from './context';
+
+type Kind = 'docs' | 'prompt';
+
+export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void {
+  // An analysis is replaced on every edit and on a settings change, so it keys the cache by itself.
+  const cache = { docs: new WeakMap<Analysis, DocsPreview>(), prompt: new WeakMap<Analysis, DocsPreview>() };
+
+  const build = (analysis: Pick<Analysis, 'model'>, kind: Kind): DocsPreview => {
+    const options = { tools, routingVersion: routingVersionOf(ctx.settings) };
+    return kind === 'docs' ? previewDocs(analysis, options) : previewPrompt(analysis, options);
+  };
+  const preview = (analysis: Analysis, kind: Kind): DocsPreview => {
+    let p = cache[kind].get(analysis);
+    if (!p) cache[kind].set(analysis, (p = build(analysis, kind)));
+    return p;
+  };
+
+  /** The preview of an open document, or of the file on disk (a preview can outlive its editor). */
+  const request = (kind: Kind) => (params: PreviewDocsParams): PreviewDocsResult => {
+    const doc = ctx.documents.get(params.uri);
+    let p: DocsPreview | undefined;
+    if (doc) {
+      const analysis = analysisOf(ctx, doc);
+      p = analysis && preview(analysis, kind);
+    } else {
+      const text = readFile(params.uri);
+      if (text !== undefined && ctx.settings.enable && text.length <= ctx.settings.maxFileSize) p = build(analyzeText(params.uri, text), kind);
+    }
+    if (!p) {
+      const text = `No preview for ${params.uri}: it is not analysed (Vis Authoring is disabled, or the file is too large, unreadable or failed to analyse).\n`;
+      return { text, parts: [], tokens: 0 };
+    }
+    return { text: p.text, parts: p.parts.map((x) => ({ title: x.title, tokens: x.tokens })), tokens: p.tokens };
+  };
+
+  ctx.connection.onRequest(PreviewDocsRequest, request('docs'));
+  ctx.connection.onRequest(PreviewPromptRequest, request('prompt'));
+
+  // The lenses carry no token counts: building the o200k_base encoder takes seconds, which the first
+  // lens of every session would otherwise block on. The counts are in the previews themselves.
+  ctx.connection.onCodeLens((params): CodeLens[] => {
+    const doc = ctx.documents.get(params.textDocument.uri);
+    const analysis = doc && analysisOf(ctx, doc);
+    const ext = analysis && findExtension(analysis.model);
+    if (!ext) return [];
+    const { range } = ext.anchor;
+    const args = [params.textDocument.uri];
+    return [
+      { range, command: { title: 'Preview model-facing docs', command: PreviewDocsCommand, arguments: args } },
+      { range, command: { title: 'Preview prompt', command: PreviewPromptCommand, arguments: args } },
+    ];
+  });
+}
+
+function readFile(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fs.readFileSync(fileURLToPath(uri), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
