@@ -245,7 +245,7 @@ if (h) {
   for (const c of [...h.checks, ...summary.dom]) {
     console.log(`${c.ok ? 'PASS' : c.soft ? 'SOFT-FAIL' : 'FAIL'} ${c.name} (${c.ms} ms)`);
     if (c.observed !== undefined) console.log('     ' + JSON.stringify(c.observed));
-    if (!c.ok && c.error) console.log('     ' + c.error.split('\n').slice(0, 3).join('\n     '));
+    if (!c.ok && c.error) console.log('     ' + c.error.split('\n').slice(0, 15).join('\n     '));
   }
   if (h.error) console.log(`harness error: ${h.error}`);
 }

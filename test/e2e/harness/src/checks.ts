@@ -48,7 +48,7 @@ export const checks: Check[] = [
     name: 'diagnostics: EXT-003 and EXT-005 with messages, ranges and severity',
     async run(t) {
       const t0 = Date.now();
-      const uri = t.uri('missing_alias.py');
+      const uri = (await t.open('missing_alias.py')).document.uri;
       const ds = await t.waitForCodes(uri, ['EXT-003', 'EXT-005']);
       const got = ds.map(toDiag);
       const observed = { firstDiagnosticsMs: Date.now() - t0, diagnostics: got };
@@ -64,7 +64,7 @@ export const checks: Check[] = [
     name: 'hover: whatever the hover provider returns on the Extension call (recorded only)',
     soft: true,
     async run(t) {
-      const uri = t.uri('missing_alias.py');
+      const uri = (await t.open('missing_alias.py')).document.uri;
       const at: Record<string, [number, number]> = {
         'import (0:20)': [0, 20],
         'register_extension (2:10)': [2, 10],
@@ -83,7 +83,7 @@ export const checks: Check[] = [
   {
     name: 'code action: EXT-005 offers the quick fix Add alias="ext"',
     async run(t) {
-      const uri = t.uri('missing_alias.py');
+      const uri = (await t.open('missing_alias.py')).document.uri;
       const [, ext005] = await t.waitForCodes(uri, ['EXT-003', 'EXT-005']);
       const actions = await quickFixes(uri, ext005);
       const observed = actions.map(describeAction);
@@ -103,7 +103,7 @@ export const checks: Check[] = [
   {
     name: 'settings: visAuthoring.severity {"EXT-005": "warning"} re-grades EXT-005, and back',
     async run(t) {
-      const uri = t.uri('missing_alias.py');
+      const uri = (await t.open('missing_alias.py')).document.uri;
       const config = () => vscode.workspace.getConfiguration('visAuthoring', uri);
       const severityOf = (ds: Diag[], code: string) => ds.find((d) => d.code === code)?.severity;
       await t.waitForCodes(uri, ['EXT-003', 'EXT-005']);
