@@ -1,0 +1,157 @@
+// The in-editor e2e harness: helpers the checks use, and the loop that runs them inside real VS Code.
+// It runs in VS Code's extension host (code-server), next to the installed vis-authoring extension.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+
+export const PRODUCT_ID = 'vis-authoring.vis-authoring';
+export const SOURCE = 'vis-authoring';
+
+/** A diagnostic as the checks compare it: plain data, 0-based positions. */
+export interface Diag {
+  code: string;
+  message: string;
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  range: [number, number, number, number];
+}
+
+export interface Check {
+  name: string;
+  /** A soft check records what it observes; its failure does not fail the run. */
+  soft?: boolean;
+  /** Default 20 s. */
+  timeoutMs?: number;
+  /** Throws on failure; the value it returns is recorded as `observed`. */
+  run(t: CheckContext): Promise<unknown>;
+}
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  soft: boolean;
+  ms: number;
+  observed?: unknown;
+  error?: string;
+}
+
+export interface HarnessResult {
+  ok: boolean;
+  vscodeVersion: string;
+  product?: { id: string; version?: string; active: boolean };
+  totalMs: number;
+  checks: CheckResult[];
+  error?: string;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const SEVERITY = ['error', 'warning', 'information', 'hint'] as const;
+
+export function toDiag(d: vscode.Diagnostic): Diag {
+  const code = typeof d.code === 'object' && d.code !== null ? d.code.value : d.code;
+  return {
+    code: String(code ?? ''),
+    message: d.message,
+    severity: SEVERITY[d.severity],
+    range: [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character],
+  };
+}
+
+export class CheckContext {
+  constructor(readonly workspace: vscode.Uri) {}
+
+  /** A file of the workspace fixture (test/e2e/fixtures/workspace, copied per run). */
+  uri(name: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.workspace, name);
+  }
+
+  async open(name: string): Promise<vscode.TextEditor> {
+    const doc = await vscode.workspace.openTextDocument(this.uri(name));
+    return vscode.window.showTextDocument(doc, { preview: false });
+  }
+
+  /** The vis-authoring diagnostics VS Code holds for the file now, in document order. */
+  diagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+    return vscode.languages
+      .getDiagnostics(uri)
+      .filter((d) => d.source === SOURCE)
+      .sort((a, b) => a.range.start.compareTo(b.range.start));
+  }
+
+  /** Waits until the file's vis-authoring diagnostics satisfy `ready`; throws with what was last seen. */
+  async waitForDiagnostics(uri: vscode.Uri, ready: (ds: Diag[]) => boolean, timeoutMs = 15000): Promise<vscode.Diagnostic[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const ds = this.diagnostics(uri);
+      if (ready(ds.map(toDiag))) return ds;
+      if (Date.now() > deadline) {
+        throw new Error(`diagnostics not as expected after ${timeoutMs} ms; last seen: ${JSON.stringify(ds.map(toDiag))}`);
+      }
+      await sleep(100);
+    }
+  }
+
+  /** Waits until the file's vis-authoring diagnostic codes are exactly `codes` (in document order). */
+  waitForCodes(uri: vscode.Uri, codes: string[], timeoutMs?: number): Promise<vscode.Diagnostic[]> {
+    return this.waitForDiagnostics(uri, (ds) => ds.map((d) => d.code).join(',') === codes.join(','), timeoutMs);
+  }
+
+  async until<T>(what: string, get: () => T | undefined | false, timeoutMs = 15000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = get();
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await sleep(100);
+    }
+  }
+}
+
+/** Markdown/plain text of hover contents. */
+export function hoverText(hovers: vscode.Hover[] | undefined): string[] {
+  return (hovers ?? []).flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, name: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`check "${name}" timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs the checks in order and writes the result JSON to `out` (atomically: a temp file, then rename).
+ * Before writing, `finish` arranges the workbench for the runner's screenshot.
+ */
+export async function runChecks(checks: Check[], out: string, filter: string[], finish: (t: CheckContext) => Promise<void>): Promise<void> {
+  const t0 = Date.now();
+  const product = vscode.extensions.getExtension(PRODUCT_ID);
+  const result: HarnessResult = { ok: false, vscodeVersion: vscode.version, totalMs: 0, checks: [] };
+  try {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new Error('no workspace folder is open');
+    const t = new CheckContext(folder.uri);
+    for (const check of checks) {
+      if (filter.length && !filter.some((f) => check.name.includes(f))) continue;
+      const started = Date.now();
+      const r: CheckResult = { name: check.name, ok: false, soft: !!check.soft, ms: 0 };
+      try {
+        r.observed = await withTimeout(check.run(t), check.timeoutMs ?? 20000, check.name);
+        r.ok = true;
+      } catch (e) {
+        r.error = e instanceof Error ? (e.stack ?? e.message) : String(e);
+        const observed = (e as { observed?: unknown }).observed;
+        if (observed !== undefined) r.observed = observed;
+      }
+      r.ms = Date.now() - started;
+      result.checks.push(r);
+    }
+    await finish(t);
+    result.ok = result.checks.length > 0 && result.checks.every((c) => c.ok || c.soft);
+  } catch (e) {
+    result.error = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  }
+  result.product = product ? { id: product.id, version: product.packageJSON?.version, active: product.isActive } : undefined;
+  result.totalMs = Date.now() - t0;
+  fs.writeFileSync(out + '.tmp', JSON.stringify(result, null, 2));
+  fs.renameSync(out + '.tmp', out);
+}
