@@ -52,14 +52,76 @@ function textOf(n: Node | null | undefined): string | undefined {
   return n ? spanOf(n).text : undefined;
 }
 
+/** Named children without comments (a comment starts with `#`: read from the source, not from WASM). */
+function kids(n: Node): Node[] {
+  const src = sourceOf(n.tree).text;
+  return n.namedChildren.filter((c): c is Node => !!c && src.charCodeAt(c.startIndex) !== 35);
+}
+
+/** An assignment's parts: `a = 1`, `a: int = 1`, `a: int` (one WASM call for all three). */
+function assignmentParts(a: Node): { left?: Node; type?: Node; right?: Node } {
+  const [left, second, third] = kids(a);
+  if (!left || !second) return { left };
+  if (third) return { left, type: second, right: third };
+  // Two parts: `left: type` or `left = right`, told apart by the first character after `left`.
+  const src = sourceOf(a.tree).text;
+  ty(left); // typed first, so an identifier's span is read from the source
+  let i = left.startIndex + textOf(left).length;
+  while (src[i] === ' ' || src[i] === '\t') i++;
+  return src[i] === ':' ? { left, type: second } : { left, right: second };
+}
+
 /** A node's range and source text together, sharing the one WASM call both need. */
 function spanOf(n: Node): { range: Range; text: string } {
   return ((n as Cached)[SPAN] ??= computeSpan(n));
 }
 
+/** Leaf tokens whose end the source text tells (a name, a number, a keyword): no WASM call needed. */
+const LEXICAL_END: Record<string, RegExp> = {
+  identifier: /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/uy,
+  integer: /[0-9a-zA-Z_]*/y,
+  true: /[a-zA-Z]*/y,
+  false: /[a-zA-Z]*/y,
+  none: /[a-zA-Z]*/y,
+};
+
+/** The position of an offset in a tree's source. */
+function positionAt(n: Node, offset: number): { line: number; character: number } {
+  const { lineStarts } = sourceOf(n.tree);
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo, character: offset - lineStarts[lo] };
+}
+
+/** Records a node's span when its end is known without asking WASM (the start of what follows it). */
+function knownEnd(n: Node, end: number): void {
+  const text = sourceOf(n.tree).text.slice(n.startIndex, end);
+  (n as Cached)[SPAN] ??= { range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: positionAt(n, end) }, text };
+}
+
+/** A range from one range's start to another's end. */
+function join(a: Range, b: Range): Range {
+  return { start: a.start, end: b.end };
+}
+
 function computeSpan(n: Node): { range: Range; text: string } {
-  const end = n.endIndex;
   const { text, lineStarts } = sourceOf(n.tree);
+  const known = (n as Cached)[TYPE];
+  const lexical = known !== undefined ? LEXICAL_END[known] : undefined;
+  let end: number;
+  if (lexical) {
+    // The first character is part of the token; the pattern reads the rest of it.
+    lexical.lastIndex = n.startIndex + 1;
+    lexical.exec(text);
+    end = lexical.lastIndex;
+  } else {
+    end = n.endIndex;
+  }
   let lo = n.startPosition.row;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
@@ -218,10 +280,10 @@ function readExpressionStatement(expr: Node, f: Fragment): void {
     let node: Node | null = expr;
     let annotation: string | undefined;
     while (node && ty(node) === 'assignment') {
-      const left = node.childForFieldName('left');
-      if (left) targets.push(left);
-      annotation ??= textOf(node.childForFieldName('type'));
-      node = node.childForFieldName('right');
+      const parts = assignmentParts(node);
+      if (parts.left) targets.push(parts.left);
+      annotation ??= textOf(parts.type);
+      node = parts.right ?? null;
     }
     const value = node ? toValue(node) : undefined;
     if (value) collectCalls(value, f.calls);
@@ -291,7 +353,8 @@ function readDecorators(outer: Node): Decorator[] {
     if (!d || ty(d) !== 'decorator') continue;
     const expr = d.namedChildren.find((c) => !!c && ty(c) !== 'comment');
     if (!expr) continue;
-    const dec: Decorator = { text: textOf(expr), range: rangeOf(d) };
+    ty(expr);
+    const dec: Decorator = { text: textOf(expr), range: join(rangeOf(d), rangeOf(expr)) };
     if (ty(expr) === 'call') {
       const v = toValue(expr);
       if (v.kind === 'call') {
@@ -319,6 +382,7 @@ function docstringOf(body: Node | null): string | undefined {
 
 export function readFunction(outer: Node, def: Node): FunctionDecl {
   const nameNode = def.childForFieldName('name');
+  if (nameNode) (nameNode as Cached)[TYPE] ??= 'identifier';
   const returnsNode = def.childForFieldName('return_type');
   return {
     name: textOf(nameNode) ?? '',
@@ -351,27 +415,42 @@ function readParams(params: Node | null): Param[] {
     let type: Node | null = null;
     let value: Node | null = null;
     let star: '' | '*' | '**' = '';
+    // The grammar fixes the order: name, type / name, value / name, type, value.
     if (ty(p) === 'typed_parameter') {
-      type = p.childForFieldName('type');
-      nameNode = p.namedChildren.find((c) => !!c && c !== type) ?? null;
-    } else if (ty(p) === 'default_parameter' || ty(p) === 'typed_default_parameter') {
-      nameNode = p.childForFieldName('name');
-      type = p.childForFieldName('type');
-      value = p.childForFieldName('value');
+      [nameNode, type] = kids(p);
+    } else if (ty(p) === 'default_parameter') {
+      [nameNode, value] = kids(p);
+    } else if (ty(p) === 'typed_default_parameter') {
+      [nameNode, type, value] = kids(p);
+      // The annotation ends where ` = default` begins.
+      if (type && value) {
+        const src = sourceOf(p.tree).text;
+        let end = value.startIndex;
+        while (end > type.startIndex && /\s/.test(src[end - 1])) end--;
+        if (src[end - 1] === '=') end--;
+        while (end > type.startIndex && /\s/.test(src[end - 1])) end--;
+        knownEnd(type, end);
+      }
     }
-    if (ty(nameNode) === 'list_splat_pattern') star = '*';
-    if (ty(nameNode) === 'dictionary_splat_pattern') star = '**';
-    const name = star ? (textOf(nameNode?.namedChildren[0]) ?? '') : (textOf(nameNode) ?? '');
+    nameNode ??= null;
+    type ??= null;
+    value ??= null;
+    // `*args` and `**kwargs` start with their stars; any other parameter name is an identifier.
+    const src = sourceOf(p.tree).text;
+    if (nameNode && src[nameNode.startIndex] === '*') star = src[nameNode.startIndex + 1] === '*' ? '**' : '*';
+    const nameId = star ? nameNode?.namedChildren[0] : nameNode;
+    if (nameId) (nameId as Cached)[TYPE] ??= 'identifier';
+    const name = textOf(nameId) ?? '';
     const kind = star === '*' ? 'var_positional' : star === '**' ? 'var_keyword' : keywordOnly ? 'keyword_only' : 'positional_or_keyword';
     if (star === '*') keywordOnly = true;
+    const defaultValue = value ? toValue(value) : undefined;
     out.push({
       name,
       kind,
       annotation: textOf(type),
       annotationRange: type ? rangeOf(type) : undefined,
-      default: textOf(value),
-      defaultValue: value ? toValue(value) : undefined,
-      range: rangeOf(p),
+      default: defaultValue?.text,
+      defaultValue,
     });
   }
   return out;
@@ -379,6 +458,7 @@ function readParams(params: Node | null): Param[] {
 
 export function readClass(outer: Node, def: Node): ClassDecl {
   const nameNode = def.childForFieldName('name');
+  if (nameNode) (nameNode as Cached)[TYPE] ??= 'identifier';
   const body = def.childForFieldName('body');
   const cls: ClassDecl = {
     name: textOf(nameNode) ?? '',
@@ -407,19 +487,19 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     } else if (ty(stmt) === 'expression_statement') {
       const a = stmt.namedChildren[0];
       if (!a || ty(a) !== 'assignment') continue;
-      const left = a.childForFieldName('left');
-      const type = a.childForFieldName('type');
-      const right = a.childForFieldName('right');
+      const { left, type, right } = assignmentParts(a);
       if (!left || ty(left) !== 'identifier') continue;
       if (type) {
-        const field: FieldDecl = { name: textOf(left), annotation: textOf(type), annotationRange: rangeOf(type), range: rangeOf(a) };
-        if (right) {
-          field.default = textOf(right);
-          field.defaultValue = toValue(right);
+        const defaultValue = right ? toValue(right) : undefined;
+        const field: FieldDecl = { name: textOf(left), annotation: textOf(type), annotationRange: rangeOf(type), range: join(rangeOf(left), defaultValue?.range ?? rangeOf(type)) };
+        if (defaultValue) {
+          field.default = defaultValue.text;
+          field.defaultValue = defaultValue;
         }
         cls.fields.push(field);
       } else if (right) {
-        cls.attributes.push({ name: textOf(left), value: toValue(right), range: rangeOf(a) });
+        const value = toValue(right);
+        cls.attributes.push({ name: textOf(left), value, range: join(rangeOf(left), value.range) });
       }
     }
   }
@@ -444,8 +524,9 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 // Expressions → values
 
 export function toValue(n: Node): Value {
+  const type = ty(n); // first, so a leaf's span is read from the source
   const { range, text } = spanOf(n);
-  switch (ty(n)) {
+  switch (type) {
     case 'string':
     case 'concatenated_string': {
       const parts = ty(n) === 'string' ? [n] : n.namedChildren.filter((c): c is Node => !!c && ty(c) === 'string');
@@ -519,11 +600,17 @@ export function toValue(n: Node): Value {
     case 'identifier':
       return { kind: 'name', name: text, range, text };
     case 'attribute':
-      return dotted(n) ? { kind: 'attribute', path: text.replace(/\s+/g, ''), range, text } : { kind: 'unknown', range, text };
+      return DOTTED.test(text) ? { kind: 'attribute', path: text.replace(/\s+/g, ''), range, text } : { kind: 'unknown', range, text };
     case 'call': {
-      const fn = n.childForFieldName('function');
-      const argsNode = n.childForFieldName('arguments');
-      if (!fn || !argsNode || !dotted(fn)) return { kind: 'unknown', range, text };
+      const [fn, argsNode] = kids(n);
+      if (!fn || !argsNode) return { kind: 'unknown', range, text };
+      // The callee ends where its argument list begins (trailing space aside).
+      const src = sourceOf(n.tree).text;
+      let calleeEnd = argsNode.startIndex;
+      while (calleeEnd > fn.startIndex && /\s/.test(src[calleeEnd - 1])) calleeEnd--;
+      knownEnd(fn, calleeEnd);
+      if (!DOTTED.test(textOf(fn))) return { kind: 'unknown', range, text };
+      (argsNode as Cached)[SPAN] ??= { range: { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, text: src.slice(argsNode.startIndex, n.startIndex + text.length) };
       const call: Call = {
         callee: textOf(fn).replace(/\s+/g, ''),
         args: ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
@@ -538,25 +625,21 @@ export function toValue(n: Node): Value {
   }
 }
 
-/** True for `a`, `a.b`, `a.b.c`: a name a call can be resolved through. */
-function dotted(n: Node): boolean {
-  if (ty(n) === 'identifier') return true;
-  if (ty(n) !== 'attribute') return false;
-  const obj = n.childForFieldName('object');
-  return !!obj && dotted(obj);
-}
+/** `a`, `a.b`, `a.b.c`: a name a call can be resolved through (read from the source text). */
+const DOTTED = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*(?:\s*\.\s*[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)*$/u;
 
 function readArgs(list: Node): Argument[] {
   const out: Argument[] = [];
   for (const a of list.namedChildren) {
     if (!a || ty(a) === 'comment') continue;
     if (ty(a) === 'keyword_argument') {
-      const name = a.childForFieldName('name');
-      const value = a.childForFieldName('value');
+      const [name, value] = kids(a);
+      if (name) (name as Cached)[TYPE] ??= 'identifier';
+      const v: Value = value ? toValue(value) : { kind: 'unknown', range: rangeOf(a), text: textOf(a) };
       out.push({
         name: textOf(name),
-        value: value ? toValue(value) : { kind: 'unknown', range: rangeOf(a), text: textOf(a) },
-        range: rangeOf(a),
+        value: v,
+        range: name ? join(rangeOf(name), v.range) : rangeOf(a),
         nameRange: name ? rangeOf(name) : undefined,
       });
     } else if (ty(a) === 'list_splat' || ty(a) === 'dictionary_splat') {

@@ -72,7 +72,6 @@ export interface Param {
   /** Source text of the default, when there is one. */
   default?: string;
   defaultValue?: Value;
-  range: Range;
 }
 
 export interface Decorator {
