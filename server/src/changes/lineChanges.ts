@@ -7,8 +7,11 @@
 // longest common subsequence, so the counts are the fewest any line diff gives. Past it the counts
 // come from anchoring on lines that occur once per side and may exceed the fewest, never fall below.
 //
-// Every decision (which search runs, when it gives up) depends on operation counts only, the same
-// ones the reference counts, so the fallback triggers on exactly the inputs where it does there.
+// The steps are the reference's: shared ends off, lines only one side holds dropped, then Myers'
+// search, then bit-parallel rows, then anchoring. Every decision (which search runs, when it gives
+// up) depends on operation counts only, the ones the reference counts, so the fallback triggers on
+// exactly the inputs where it does there. Where an exact count is certain anyway, a cheaper exact
+// search on the line strings may answer first, since every exact count is the same number.
 
 export interface LineCounts {
   added: number;
@@ -29,7 +32,10 @@ export interface LineChangesBudgets {
 export const LINES_PER_STEP = 1800;
 /** Steps, about half a second in the reference, an exact count may take. */
 export const MOST_STEPS = 2_000_000;
-/** Bits the masks of repeated lines may hold in one bit-parallel count. */
+/**
+ * Bits the reference lets the masks of repeated lines hold in one bit-parallel count. The rows here
+ * store masks sparsely, in memory linear in the lines, but give up at the same limit for parity.
+ */
 export const MOST_MASK_BITS = 2 ** 28;
 /** Pairs of equal lines the count past the step budget may follow. */
 export const MOST_PAIRS = 1_000_000;
@@ -44,21 +50,31 @@ export function lineChanges(before: string, after: string, budgets: LineChangesB
     mostPairs: budgets.mostPairs ?? MOST_PAIRS,
     mostMaskBits: budgets.mostMaskBits ?? MOST_MASK_BITS,
   };
-  const input = prepare(before, after);
-  return counts(input, keptWithin(input, limits));
+  const input = trimmed(before, after);
+  const settled = quickly(input, exactIsCertain(input, limits));
+  if (settled !== null) return counts(input, settled);
+  const { a, b, scratch } = interned(input);
+  const [x, y, ends] = reduced(scratch, a, b);
+  let kept = input.kept + ends;
+  if (x.length && y.length) {
+    kept += exact(scratch, x, y, limits.mostSteps, limits.mostMaskBits) ?? anchored(scratch, x, y, limits);
+  }
+  return counts(input, kept);
 }
 
 /**
  * The fewest `(added, removed)`, with no budget at all: always a longest common subsequence.
- * For benchmarks and checks; its bit-parallel masks are not bounded in memory.
+ * For benchmarks and checks; its bit-parallel rows are not bounded in time.
  */
 export function fewestLineChanges(before: string, after: string): LineCounts {
   if (before === after) return { added: 0, removed: 0 };
-  const input = prepare(before, after);
-  const { old, new: neu, scratch } = input;
-  const [a, b, ends] = reduced(scratch, old, neu);
+  const input = trimmed(before, after);
+  const settled = quickly(input, true);
+  if (settled !== null) return counts(input, settled);
+  const { a, b, scratch } = interned(input);
+  const [x, y, ends] = reduced(scratch, a, b);
   let kept = input.kept + ends;
-  if (a.length && b.length) kept += bitParallel(scratch, a, b, Infinity) as number;
+  if (x.length && y.length) kept += bitParallel(scratch, x, y, Infinity) as number;
   return counts(input, kept);
 }
 
@@ -80,23 +96,22 @@ interface Limits {
   mostMaskBits: number;
 }
 
-interface Prepared {
+interface Trimmed {
   oldLines: number;
   newLines: number;
-  /** Lines shared at both ends, already counted as kept. */
+  /** Lines shared at both ends, counted as kept. */
   kept: number;
-  /** The rest of each side, as interned line ids. */
-  old: Int32Array;
-  new: Int32Array;
-  scratch: Scratch;
+  /** The lines between the shared ends. */
+  old: string[];
+  new: string[];
 }
 
-function counts(input: Prepared, kept: number): LineCounts {
+function counts(input: Trimmed, kept: number): LineCounts {
   return { added: input.newLines - kept, removed: input.oldLines - kept };
 }
 
-/** Splits both texts, keeps the shared ends as strings, and interns only the middles. */
-function prepare(before: string, after: string): Prepared {
+/** Splits both texts and takes off the lines they share at both ends. */
+function trimmed(before: string, after: string): Trimmed {
   const x = splitLines(before);
   const y = splitLines(after);
   const n = x.length;
@@ -106,33 +121,54 @@ function prepare(before: string, after: string): Prepared {
   while (head < top && x[head] === y[head]) head++;
   let tail = 0;
   while (tail < top - head && x[n - 1 - tail] === y[m - 1 - tail]) tail++;
+  return { oldLines: n, newLines: m, kept: head + tail, old: x.slice(head, n - tail), new: y.slice(head, m - tail) };
+}
+
+/**
+ * Whether the reference is sure to count these middles exactly. Reducing them only shortens them,
+ * so if their own lengths fit the step budget the reduced ones do, and bit-parallel rows run; and
+ * a side of `size` lines repeats at most `size/2` distinct lines, so `size/2 × size` within the mask
+ * limit means the rows cannot give up. Then any exact count gives the reference's numbers.
+ */
+function exactIsCertain(input: Trimmed, limits: Limits): boolean {
+  const longer = Math.max(input.old.length, input.new.length);
+  return (
+    stepsOf(input.old.length, input.new.length) <= limits.mostSteps &&
+    Math.floor(longer / 2) * longer <= limits.mostMaskBits
+  );
+}
+
+/**
+ * The kept lines without interning, where that is cheap: all of them when a side is empty, or, when
+ * an exact count is certain, Myers' search on the line strings within a small budget (few, scattered
+ * changes). Null when the full machinery has to run.
+ */
+function quickly(input: Trimmed, certain: boolean): number | null {
+  if (!input.old.length || !input.new.length) return input.kept;
+  if (!certain) return null;
+  const found = myers(input.old, input.new, input.old.length + input.new.length);
+  return found === null ? null : input.kept + found;
+}
+
+/** The middles as line ids, with work arrays sized to the number of distinct lines. */
+function interned(input: Trimmed): { a: Int32Array; b: Int32Array; scratch: Scratch } {
   const ids = new Map<string, number>();
-  const intern = (lines: string[], from: number, to: number): Int32Array => {
-    const out = new Int32Array(to - from);
-    for (let i = from; i < to; i++) {
+  const intern = (lines: string[]): Int32Array => {
+    const out = new Int32Array(lines.length);
+    for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       let id = ids.get(line);
       if (id === undefined) {
         id = ids.size;
         ids.set(line, id);
       }
-      out[i - from] = id;
+      out[i] = id;
     }
     return out;
   };
-  const old = intern(x, head, n - tail);
-  const neu = intern(y, head, m - tail);
-  return { oldLines: n, newLines: m, kept: head + tail, old, new: neu, scratch: new Scratch(ids.size) };
-}
-
-/** `_kept`: a common subsequence length, longest within the budgets. */
-function keptWithin(input: Prepared, limits: Limits): number {
-  const { scratch } = input;
-  const [a, b, ends] = reduced(scratch, input.old, input.new);
-  const kept = input.kept + ends;
-  if (!a.length || !b.length) return kept;
-  const found = exact(scratch, a, b, limits.mostSteps, limits.mostMaskBits);
-  return kept + (found ?? anchored(scratch, a, b, limits));
+  const a = intern(input.old);
+  const b = intern(input.new);
+  return { a, b, scratch: new Scratch(ids.size) };
 }
 
 /**
@@ -231,7 +267,7 @@ function exact(s: Scratch, a: Int32Array, b: Int32Array, budget: number, maskBit
  * per line a snake follows). The tie-break and the give-up test are the reference's, so it gives up
  * on exactly the same inputs.
  */
-export function myers(a: Int32Array, b: Int32Array, budget: number): number | null {
+export function myers<T>(a: ArrayLike<T>, b: ArrayLike<T>, budget: number): number | null {
   const n = a.length;
   const m = b.length;
   const limit = Math.min(n + m, Math.floor(Math.sqrt(2 * budget)) + 1);
@@ -264,100 +300,108 @@ export function myers(a: Int32Array, b: Int32Array, budget: number): number | nu
  * `maskBits`, where `size` is the longer side and `repeated` the distinct lines it holds more than
  * once (the reference's memory limit, kept so it gives up on the same inputs).
  *
- * A line the longer side holds once has a one-bit mask, so its row only touches the words a carry
- * crosses; a repeated line's row touches the words from its first to its last occurrence, then the
- * carry. Words where both the match and the carry are zero are left as they are.
+ * Each line's match mask is stored sparsely, as the words where it has bits, so a row costs the
+ * words its line occupies plus the words a carry crosses, not the whole width: a line the longer
+ * side holds a few times costs a few words.
  */
 export function bitParallel(s: Scratch, a0: Int32Array, b0: Int32Array, maskBits: number): number | null {
   const [a, b] = a0.length > b0.length ? [b0, a0] : [a0, b0];
   const size = b.length;
   const count = s.countNew;
-  const where = s.where;
+  const entries = s.countOld;
+  const lastWord = s.tag;
   let repeated = 0;
-  let fits = true;
+  let total = 0;
   for (let j = 0; j < size; j++) {
     const id = b[j];
-    const c = ++count[id];
-    if (c === 1) where[id] = j;
-    else if (c === 2) {
-      repeated++;
-      if (repeated * size > maskBits) fits = false;
+    if (++count[id] === 2) repeated++;
+    const w = (j >>> 5) + 1;
+    if (lastWord[id] !== w) {
+      lastWord[id] = w;
+      entries[id]++;
+      total++;
     }
   }
-  if (!fits) {
-    for (let j = 0; j < size; j++) count[b[j]] = 0;
+  if (repeated * size > maskBits) {
+    for (let j = 0; j < size; j++) count[b[j]] = entries[b[j]] = lastWord[b[j]] = 0;
     return null;
   }
-  const words = (size + 31) >>> 5;
-  // Each repeated line gets a mask (its tag, less one) spanning words lo..hi of `masks`.
-  const tag = s.tag;
-  const masks = new Int32Array(repeated * words);
-  const lo = new Int32Array(repeated);
-  const hi = new Int32Array(repeated);
+  // Each line's (word, bits) entries, packed in order of first occurrence; `end` is past its last.
+  const end = s.where;
+  const maskWord = new Int32Array(total);
+  const maskBitsOf = new Int32Array(total);
   let next = 0;
   for (let j = 0; j < size; j++) {
     const id = b[j];
-    if (count[id] < 2) continue;
-    if (tag[id] === 0) {
-      tag[id] = ++next;
-      lo[next - 1] = j >>> 5;
-    }
-    const r = tag[id] - 1;
-    masks[r * words + (j >>> 5)] |= 1 << (j & 31);
-    hi[r] = j >>> 5;
-  }
-  const row = new Int32Array(words).fill(-1);
-  for (let i = 0; i < a.length; i++) {
-    const id = a[i];
-    const c = count[id];
-    if (c === 0) continue;
-    let w: number;
-    let carry: number;
-    if (c === 1) {
-      const j = where[id];
-      w = j >>> 5;
-      const bit = 1 << (j & 31);
-      const v = row[w];
-      if ((v & bit) === 0) continue;
-      const sum = (v + bit) | 0;
-      carry = ((v & bit) | ((v | bit) & ~sum)) >>> 31;
-      row[w] = sum | (v & ~bit);
-      w++;
-    } else {
-      const r = tag[id] - 1;
-      const base = r * words;
-      const last = hi[r];
-      carry = 0;
-      for (w = lo[r]; w <= last; w++) {
-        const v = row[w];
-        const mask = masks[base + w];
-        const u = v & mask;
-        if ((u | carry) === 0) continue;
-        const sum = (v + u + carry) | 0;
-        carry = ((v & u) | ((v | u) & ~sum)) >>> 31;
-        row[w] = sum | (v & ~mask);
-      }
-    }
-    // Past the mask only the carry moves: through full words, into the first that is not.
-    while (carry !== 0 && w < words) {
-      const v = row[w];
-      if (v !== -1) {
-        row[w] = ((v + 1) | 0) | v;
-        carry = 0;
-      }
-      w++;
+    if (count[id] > 0) {
+      end[id] = next;
+      next += entries[id];
+      count[id] = 0;
+      lastWord[id] = 0;
     }
   }
   for (let j = 0; j < size; j++) {
-    count[b[j]] = 0;
-    tag[b[j]] = 0;
+    const id = b[j];
+    const w = j >>> 5;
+    if (lastWord[id] !== w + 1) {
+      lastWord[id] = w + 1;
+      maskWord[end[id]] = w;
+      maskBitsOf[end[id]++] = 1 << (j & 31);
+    } else {
+      maskBitsOf[end[id] - 1] |= 1 << (j & 31);
+    }
   }
+  const words = (size + 31) >>> 5;
+  const row = new Int32Array(words).fill(-1);
+  for (let i = 0; i < a.length; i++) {
+    const id = a[i];
+    const e = entries[id];
+    if (e !== 0) addRow(row, words, maskWord, maskBitsOf, end[id] - e, end[id]);
+  }
+  for (let j = 0; j < size; j++) entries[b[j]] = lastWord[b[j]] = 0;
   // Bits at or past `size` only ever receive carries from below; they are not lines.
   const spare = size & 31;
   if (spare) row[words - 1] &= (1 << spare) - 1;
   let zeros = 0;
   for (let w = 0; w < words; w++) zeros += popcount(row[w]);
   return size - zeros;
+}
+
+/**
+ * One row: `row = (row + (row & M)) | (row & ~M)` for the sparse mask `M` in entries [from, to).
+ * Between and past the mask's words only a carry moves: through words of all ones (which it leaves
+ * as they are), into the first word that is not.
+ */
+function addRow(row: Int32Array, words: number, maskWord: Int32Array, maskBits: Int32Array, from: number, to: number): void {
+  let carry = 0;
+  let w = 0;
+  for (let k = from; k < to; k++) {
+    const target = maskWord[k];
+    for (; carry !== 0 && w < target; w++) {
+      const v = row[w];
+      if (v !== -1) {
+        row[w] = ((v + 1) | 0) | v;
+        carry = 0;
+      }
+    }
+    w = target;
+    const v = row[w];
+    const mask = maskBits[k];
+    const u = v & mask;
+    if ((u | carry) !== 0) {
+      const sum = (v + u + carry) | 0;
+      carry = ((v & u) | ((v | u) & ~sum)) >>> 31;
+      row[w] = sum | (v & ~mask);
+    }
+    w++;
+  }
+  for (; carry !== 0 && w < words; w++) {
+    const v = row[w];
+    if (v !== -1) {
+      row[w] = ((v + 1) | 0) | v;
+      carry = 0;
+    }
+  }
 }
 
 function popcount(v: number): number {
@@ -511,16 +555,7 @@ export function sparse(s: Scratch, a: Int32Array, b: Int32Array, most: number): 
 /** The reference's internal counts on plain line lists, for tests that check them one by one. */
 export const internals = {
   intern(old: string[], neu: string[]): { a: Int32Array; b: Int32Array; scratch: Scratch } {
-    const ids = new Map<string, number>();
-    const one = (lines: string[]) =>
-      Int32Array.from(lines, (line) => {
-        let id = ids.get(line);
-        if (id === undefined) ids.set(line, (id = ids.size));
-        return id;
-      });
-    const a = one(old);
-    const b = one(neu);
-    return { a, b, scratch: new Scratch(ids.size) };
+    return interned({ oldLines: old.length, newLines: neu.length, kept: 0, old, new: neu });
   },
   myers(old: string[], neu: string[], budget: number): number | null {
     const { a, b } = internals.intern(old, neu);
