@@ -47,6 +47,12 @@ function previewUri(document: vscode.TextDocument): vscode.Uri {
   return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: document.uri.path, query: document.uri.toString() });
 }
 
+/** The document a preview shows the formatting of; any other document is itself. */
+function sourceOf(document: vscode.TextDocument | undefined): vscode.TextDocument | undefined {
+  if (document?.uri.scheme !== PREVIEW_SCHEME) return document;
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === document.uri.query);
+}
+
 function isPython(document: vscode.TextDocument | undefined): document is vscode.TextDocument {
   return document?.languageId === 'python' && document.uri.scheme !== PREVIEW_SCHEME;
 }
@@ -106,8 +112,9 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
     return vscode.workspace.getConfiguration().get<boolean>(STATUS_SETTING, true);
   }
 
-  async function refresh(document = vscode.window.activeTextEditor?.document): Promise<Preview | undefined> {
+  async function refresh(shown = vscode.window.activeTextEditor?.document): Promise<Preview | undefined> {
     const mine = ++sequence;
+    const document = sourceOf(shown);
     if (!isPython(document) || !statusEnabled()) {
       status.hide();
       return undefined;
@@ -145,7 +152,7 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
   }
 
   async function previewCommand(): Promise<void> {
-    const document = vscode.window.activeTextEditor?.document;
+    const document = sourceOf(vscode.window.activeTextEditor?.document);
     if (!isPython(document)) {
       void vscode.window.showInformationMessage('Vis: open a Python file to preview what its formatter would change.');
       return;
@@ -159,7 +166,8 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
     }
     void refresh(document);
     if (result.kind === 'no-formatter') {
-      await showNoFormatter(result.message);
+      // Not awaited: the notification stays up until dismissed, and the command should not wait for it.
+      void showNoFormatter(result.message);
       return;
     }
     const right = previewUri(document);
@@ -171,7 +179,7 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
 
   async function refreshCommand(): Promise<void> {
     const result = await refresh();
-    if (result?.kind === 'no-formatter') await showNoFormatter(result.message);
+    if (result?.kind === 'no-formatter') void showNoFormatter(result.message);
   }
 
   context.subscriptions.push(
