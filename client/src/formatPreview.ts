@@ -112,6 +112,29 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
     return vscode.workspace.getConfiguration().get<boolean>(STATUS_SETTING, true);
   }
 
+  /** Shows a preview's counts in the status bar, unless a newer refresh started since `mine`. */
+  function showStatus(result: Preview, mine: number): void {
+    if (mine !== sequence) return;
+    if (result.kind === 'changes') {
+      status.text = `$(diff) ${formatNumstat(result.counts)}`;
+      status.tooltip = `Vis: formatting would add ${result.counts.added} and remove ${result.counts.removed} lines (nothing is written). Click to preview.`;
+    } else {
+      status.text = '$(diff) no formatter';
+      status.tooltip = result.message;
+    }
+  }
+
+  function showFailure(e: unknown, mine: number): void {
+    if (mine !== sequence) return;
+    if (e instanceof vscode.CancellationError) {
+      status.text = '$(diff) format';
+      status.tooltip = 'Vis: the file changed while the formatter ran; save it or run Vis: Refresh Format Changes Count.';
+    } else {
+      status.text = '$(warning) format';
+      status.tooltip = `Vis: the format preview failed: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
   async function refresh(shown = vscode.window.activeTextEditor?.document): Promise<Preview | undefined> {
     const mine = ++sequence;
     const document = sourceOf(shown);
@@ -122,25 +145,14 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
     status.text = '$(sync~spin) format';
     status.tooltip = 'Vis: asking the Python formatter for its edits (nothing is written)';
     status.show();
-    let result: Preview | undefined;
     try {
-      result = await preview(document);
+      const result = await preview(document);
+      showStatus(result, mine);
+      return result;
     } catch (e) {
-      if (mine === sequence) {
-        status.text = '$(warning) format';
-        status.tooltip = `Vis: the format preview failed: ${e instanceof Error ? e.message : String(e)}`;
-      }
+      showFailure(e, mine);
       return undefined;
     }
-    if (mine !== sequence) return result;
-    if (result.kind === 'changes') {
-      status.text = `$(diff) ${formatNumstat(result.counts)}`;
-      status.tooltip = `Vis: formatting would add ${result.counts.added} and remove ${result.counts.removed} lines (nothing is written). Click to preview.`;
-    } else {
-      status.text = '$(diff) no formatter';
-      status.tooltip = result.message;
-    }
-    return result;
   }
 
   async function showNoFormatter(message: string): Promise<void> {
@@ -157,14 +169,17 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
       void vscode.window.showInformationMessage('Vis: open a Python file to preview what its formatter would change.');
       return;
     }
-    let result: Preview | undefined;
+    const mine = ++sequence;
+    let result: Preview;
     try {
       result = await preview(document);
     } catch (e) {
+      showFailure(e, mine);
       void vscode.window.showErrorMessage(`Vis: the format preview failed: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
-    void refresh(document);
+    // The status bar shows the active file, which this is.
+    if (statusEnabled()) showStatus(result, mine);
     if (result.kind === 'no-formatter') {
       // Not awaited: the notification stays up until dismissed, and the command should not wait for it.
       void showNoFormatter(result.message);
