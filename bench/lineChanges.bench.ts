@@ -97,22 +97,24 @@ function time<T>(run: () => T): [T, number] {
   return [result, performance.now() - start];
 }
 
+/** Calls enough to fill about 300 ms, 15 to 201, so the medians of fast cases resist noise. */
+function runsFor(firstMs: number): number {
+  return Math.min(201, Math.max(15, Math.ceil(300 / Math.max(firstMs, 0.001))));
+}
+
+/** Our median, after 2 warm-up calls. */
 function ours(before: string, after: string): { counts: LineCounts; ms: number; runs: number } {
   lineChanges(before, after);
-  lineChanges(before, after);
+  const [counts, first] = time(() => lineChanges(before, after));
+  const runs = runsFor(first);
   const times: number[] = [];
-  let counts: LineCounts = { added: 0, removed: 0 };
-  for (let r = 0; r < 15; r++) {
-    const [c, ms] = time(() => lineChanges(before, after));
-    counts = c;
-    times.push(ms);
-  }
-  return { counts, ms: median(times), runs: times.length };
+  for (let r = 0; r < runs; r++) times.push(time(() => lineChanges(before, after))[1]);
+  return { counts, ms: median(times), runs };
 }
 
 const DIFF_TIMEOUT_MS = 10_000;
 
-/** diffLines' counts, median time; fewer runs when one is slow, one capped run past the timeout. */
+/** diffLines' counts and median time; fewer runs when one is slow, one capped run past the timeout. */
 function baseline(before: string, after: string): { counts?: LineCounts; ms: number; runs: number; timedOut: boolean } {
   const once = (): [LineCounts | undefined, number] =>
     time(() => {
@@ -127,10 +129,16 @@ function baseline(before: string, after: string): { counts?: LineCounts; ms: num
     });
   const [counts, first] = once();
   if (!counts) return { ms: first, runs: 1, timedOut: true };
-  const runs = first < 200 ? 9 : first < 2000 ? 3 : 1;
-  const times = [first];
-  for (let r = 1; r < runs; r++) times.push(once()[1]);
-  return { counts, ms: median(times), runs, timedOut: false };
+  if (first >= 200) {
+    const times = [first];
+    for (let r = 1, runs = first < 2000 ? 3 : 1; r < runs; r++) times.push(once()[1]);
+    return { counts, ms: median(times), runs: times.length, timedOut: false };
+  }
+  // Fast enough to warm up like ours: the first call only sizes the sample.
+  once();
+  const times: number[] = [];
+  for (let r = 0, runs = runsFor(first); r < runs; r++) times.push(once()[1]);
+  return { counts, ms: median(times), runs: times.length, timedOut: false };
 }
 
 const show = (c: LineCounts | undefined) => (c ? `+${c.added} -${c.removed}` : '—');
@@ -172,7 +180,7 @@ export default async function run(): Promise<void> {
   console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
   for (const r of rows.slice(1)) console.log(line(r));
   console.log(
-    `\nmedian wall time per call (ours: 2 warm-up calls, then 15); diffLines from diff@9 with { timeout: ${DIFF_TIMEOUT_MS} }, ` +
-      `9 runs under 200 ms, 3 under 2 s, else 1. "minimum" is an unbudgeted bit-parallel LCS. node ${process.version}.`,
+    `\nmedian wall time per call (ours: 2 warm-up calls, then 15 to 201 calls filling about 300 ms); diffLines from diff@9 with { timeout: ${DIFF_TIMEOUT_MS} }, ` +
+      `warmed and sampled the same way when a call takes under 200 ms, else 3 calls under 2 s, else 1. "minimum" is an unbudgeted bit-parallel LCS. node ${process.version}.`,
   );
 }
