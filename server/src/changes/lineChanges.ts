@@ -114,14 +114,22 @@ function counts(input: Trimmed, kept: number): LineCounts {
 function trimmed(before: string, after: string): Trimmed {
   const x = splitLines(before);
   const y = splitLines(after);
+  const [head, tail] = sharedEnds(x, y);
   const n = x.length;
   const m = y.length;
+  return { oldLines: n, newLines: m, kept: head + tail, old: x.slice(head, n - tail), new: y.slice(head, m - tail) };
+}
+
+/** How many lines two lists share at the start, then how many of the rest at the end. */
+function sharedEnds<T>(a: ArrayLike<T>, b: ArrayLike<T>): [number, number] {
+  const n = a.length;
+  const m = b.length;
   const top = Math.min(n, m);
   let head = 0;
-  while (head < top && x[head] === y[head]) head++;
+  while (head < top && a[head] === b[head]) head++;
   let tail = 0;
-  while (tail < top - head && x[n - 1 - tail] === y[m - 1 - tail]) tail++;
-  return { oldLines: n, newLines: m, kept: head + tail, old: x.slice(head, n - tail), new: y.slice(head, m - tail) };
+  while (tail < top - head && a[n - 1 - tail] === b[m - 1 - tail]) tail++;
+  return [head, tail];
 }
 
 /**
@@ -200,15 +208,9 @@ class Scratch {
 
 /** `_without_shared_ends`: both sides less the lines they share at both ends, and how many those were. */
 function withoutSharedEnds(a: Int32Array, b: Int32Array): [Int32Array, Int32Array, number] {
-  const n = a.length;
-  const m = b.length;
-  const top = Math.min(n, m);
-  let head = 0;
-  while (head < top && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < top - head && a[n - 1 - tail] === b[m - 1 - tail]) tail++;
+  const [head, tail] = sharedEnds(a, b);
   if (head === 0 && tail === 0) return [a, b, 0];
-  return [a.subarray(head, n - tail), b.subarray(head, m - tail), head + tail];
+  return [a.subarray(head, a.length - tail), b.subarray(head, b.length - tail), head + tail];
 }
 
 /**
