@@ -55,3 +55,14 @@ export const PreviewPromptRequest = 'visAuthoring/previewPrompt';
 /** Client command ids: the code lenses above a registration call invoke them with the document URI. */
 export const PreviewDocsCommand = 'visAuthoring.previewDocs';
 export const PreviewPromptCommand = 'visAuthoring.previewPrompt';
+
+/** Lines `after` adds to and removes from `before`, as `git diff --minimal --numstat` counts them. */
+export const LineChangesRequest = 'visAuthoring/lineChanges';
+export interface LineChangesParams {
+  before: string;
+  after: string;
+}
+export interface LineChangesResult {
+  added: number;
+  removed: number;
+}

@@ -87,6 +87,16 @@ describe('check CLI', () => {
     );
   });
 
+  it('numstat prints the line_changes counts as git diff --numstat does', () => {
+    const before = path.join(dir, 'before.txt');
+    const after = path.join(dir, 'after.txt');
+    fs.writeFileSync(before, 'a\nb\nc\n');
+    fs.writeFileSync(after, 'a\nc\nd\ne');
+    const r = run('numstat', before, after);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [0, `2\t1\t${after}\n`, '']);
+    assert.equal(run('numstat', before).code, 2);
+  });
+
   it('exits 2 on bad usage', () => {
     assert.equal(run().code, 2);
     assert.equal(run('lint').code, 2);

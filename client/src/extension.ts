@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerContractCommands } from './contracts';
+import { registerFormatPreview } from './formatPreview';
 import { getHostState, onDidChangeHostState, registerHostFeatures, type HostConnection } from './host';
 import { registerPreviews } from './previews';
 import { StatusItem } from './status';
@@ -43,6 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.setHost(hostText(getHostState()));
   registerContractCommands(context, client);
   registerPreviews(context, client);
+  registerFormatPreview(context, client);
 
   try {
     await client.start();

@@ -1,16 +1,21 @@
 // The command-line face of the same analysis, for CI:
 //   vis-authoring check [--format text|json] [PATH...]   exit 1 when any error is found, 2 on bad usage
+//   vis-authoring numstat BEFORE AFTER                    line_changes counts, as git diff --numstat prints them
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { analyzeText } from './analysis';
 import { initParser } from './parse/parser';
+import { runNumstat } from './changes/numstat';
 import { discoverExtensionFiles } from './discovery';
 
 const USAGE = `usage: vis-authoring check [--format text|json] [PATH...]
+       vis-authoring numstat BEFORE AFTER
 
 Checks Vis extension files. A directory is searched the way Vis discovers extensions:
-its top-level *.py files (not test_*.py or *_test.py), <dir>/extension.py and <dir>/current/extension.py.`;
+its top-level *.py files (not test_*.py or *_test.py), <dir>/extension.py and <dir>/current/extension.py.
+numstat prints the lines AFTER adds and removes relative to BEFORE (added<TAB>removed<TAB>AFTER), the
+minimal counts of git diff --minimal --numstat.`;
 
 interface Output {
   out(s: string): void;
@@ -20,6 +25,10 @@ interface Output {
 export async function main(argv: string[], io: Output): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'check') return check(rest, io);
+  if (command === 'numstat') {
+    const line = (write: (s: string) => void) => (s: string) => write(s.replace(/\n$/, ''));
+    return runNumstat(rest, line(io.out), line(io.err));
+  }
   if (command === '--help' || command === '-h' || command === 'help') {
     io.out(USAGE);
     return 0;

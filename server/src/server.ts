@@ -13,6 +13,7 @@ import { registerCodeActions } from './features/codeActions';
 import { formatOf, registerContractHover } from './features/contractHover';
 import { registerDiagnostics } from './features/diagnostics';
 import { registerHover } from './features/hover';
+import { registerLineChanges } from './changes/handler';
 import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
@@ -80,6 +81,7 @@ registerHover(ctx);
 registerStatus(ctx);
 registerContractHover(ctx);
 registerRouting(ctx);
+registerLineChanges(connection);
 registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx)));
 
 documents.listen(connection);

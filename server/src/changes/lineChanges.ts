@@ -1,0 +1,574 @@
+// Lines an edit adds and removes, as `git diff --minimal --numstat` counts them: the port of
+// vis-lang-interface `line_changes` (shared/spec/vis-lang-interface.md §1).
+//
+// Lines split at "\n" only and count with their newline; a last line without one never equals the
+// same text with one. `kept` is the length of a common subsequence of the two line lists, and
+// `added = lines(after) - kept`, `removed = lines(before) - kept`. Within the step budget `kept` is a
+// longest common subsequence, so the counts are the fewest any line diff gives. Past it the counts
+// come from anchoring on lines that occur once per side and may exceed the fewest, never fall below.
+//
+// The steps are the reference's: shared ends off, lines only one side holds dropped, then Myers'
+// search, then bit-parallel rows, then anchoring. Every decision (which search runs, when it gives
+// up) depends on operation counts only, the ones the reference counts, so the fallback triggers on
+// exactly the inputs where it does there. Where an exact count is certain anyway, a cheaper exact
+// search on the line strings may answer first, since every exact count is the same number.
+
+export interface LineCounts {
+  added: number;
+  removed: number;
+}
+
+/** Overrides of the work budgets; for tests. Defaults are the reference's constants. */
+export interface LineChangesBudgets {
+  /** Steps an exact count may take (`_MOST_STEPS`). */
+  mostSteps?: number;
+  /** Pairs of equal lines the fallback may follow (`_MOST_PAIRS`). */
+  mostPairs?: number;
+  /** `repeated distinct lines × longer side` past which bit-parallel rows give up (`_MOST_MASK_BITS`). */
+  mostMaskBits?: number;
+}
+
+/** Lines of the longer side that add one step to a bit-parallel row. */
+export const LINES_PER_STEP = 1800;
+/** Steps, about half a second in the reference, an exact count may take. */
+export const MOST_STEPS = 2_000_000;
+/**
+ * Bits the reference lets the masks of repeated lines hold in one bit-parallel count. The rows here
+ * store masks sparsely, in memory linear in the lines, but give up at the same limit for parity.
+ */
+export const MOST_MASK_BITS = 2 ** 28;
+/** Pairs of equal lines the count past the step budget may follow. */
+export const MOST_PAIRS = 1_000_000;
+
+const EMPTY = new Int32Array(0);
+
+/** `(added, removed)` lines from `before` to `after`; see the file comment. */
+export function lineChanges(before: string, after: string, budgets: LineChangesBudgets = {}): LineCounts {
+  if (before === after) return { added: 0, removed: 0 };
+  const limits: Limits = {
+    mostSteps: budgets.mostSteps ?? MOST_STEPS,
+    mostPairs: budgets.mostPairs ?? MOST_PAIRS,
+    mostMaskBits: budgets.mostMaskBits ?? MOST_MASK_BITS,
+  };
+  const input = trimmed(before, after);
+  const settled = quickly(input, exactIsCertain(input, limits));
+  if (settled !== null) return counts(input, settled);
+  const { a, b, scratch } = interned(input);
+  const [x, y, ends] = reduced(scratch, a, b);
+  let kept = input.kept + ends;
+  if (x.length && y.length) {
+    kept += exact(scratch, x, y, limits.mostSteps, limits.mostMaskBits) ?? anchored(scratch, x, y, limits);
+  }
+  return counts(input, kept);
+}
+
+/**
+ * The fewest `(added, removed)`, with no budget at all: always a longest common subsequence.
+ * For benchmarks and checks; its bit-parallel rows are not bounded in time.
+ */
+export function fewestLineChanges(before: string, after: string): LineCounts {
+  if (before === after) return { added: 0, removed: 0 };
+  const input = trimmed(before, after);
+  const settled = quickly(input, true);
+  if (settled !== null) return counts(input, settled);
+  const { a, b, scratch } = interned(input);
+  const [x, y, ends] = reduced(scratch, a, b);
+  let kept = input.kept + ends;
+  if (x.length && y.length) kept += bitParallel(scratch, x, y, Infinity) as number;
+  return counts(input, kept);
+}
+
+/**
+ * The lines of `text` as comparison keys: "\n" splits, an empty piece after the last "\n" is no line,
+ * and a last line without a newline gets a "\n" appended to its key. No other key holds a "\n", so
+ * that line equals only another last line without a newline with the same text.
+ */
+export function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  const last = lines.pop() as string;
+  if (last !== '') lines.push(last + '\n');
+  return lines;
+}
+
+interface Limits {
+  mostSteps: number;
+  mostPairs: number;
+  mostMaskBits: number;
+}
+
+interface Trimmed {
+  oldLines: number;
+  newLines: number;
+  /** Lines shared at both ends, counted as kept. */
+  kept: number;
+  /** The lines between the shared ends. */
+  old: string[];
+  new: string[];
+}
+
+function counts(input: Trimmed, kept: number): LineCounts {
+  return { added: input.newLines - kept, removed: input.oldLines - kept };
+}
+
+/** Splits both texts and takes off the lines they share at both ends. */
+function trimmed(before: string, after: string): Trimmed {
+  const x = splitLines(before);
+  const y = splitLines(after);
+  const [head, tail] = sharedEnds(x, y);
+  const n = x.length;
+  const m = y.length;
+  return { oldLines: n, newLines: m, kept: head + tail, old: x.slice(head, n - tail), new: y.slice(head, m - tail) };
+}
+
+/** How many lines two lists share at the start, then how many of the rest at the end. */
+function sharedEnds<T>(a: ArrayLike<T>, b: ArrayLike<T>): [number, number] {
+  const n = a.length;
+  const m = b.length;
+  const top = Math.min(n, m);
+  let head = 0;
+  while (head < top && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < top - head && a[n - 1 - tail] === b[m - 1 - tail]) tail++;
+  return [head, tail];
+}
+
+/**
+ * Whether the reference is sure to count these middles exactly. Reducing them only shortens them,
+ * so if their own lengths fit the step budget the reduced ones do, and bit-parallel rows run; and
+ * a side of `size` lines repeats at most `size/2` distinct lines, so `size/2 × size` within the mask
+ * limit means the rows cannot give up. Then any exact count gives the reference's numbers.
+ */
+function exactIsCertain(input: Trimmed, limits: Limits): boolean {
+  const longer = Math.max(input.old.length, input.new.length);
+  return (
+    stepsOf(input.old.length, input.new.length) <= limits.mostSteps &&
+    Math.floor(longer / 2) * longer <= limits.mostMaskBits
+  );
+}
+
+/**
+ * The kept lines without interning, where that is cheap: all of them when a side is empty, or, when
+ * an exact count is certain, Myers' search on the line strings within a small budget (few, scattered
+ * changes). Null when the full machinery has to run.
+ */
+function quickly(input: Trimmed, certain: boolean): number | null {
+  if (!input.old.length || !input.new.length) return input.kept;
+  if (!certain) return null;
+  const found = myers(input.old, input.new, input.old.length + input.new.length);
+  return found === null ? null : input.kept + found;
+}
+
+/** The middles as line ids, with work arrays sized to the number of distinct lines. */
+function interned(input: Trimmed): { a: Int32Array; b: Int32Array; scratch: Scratch } {
+  const ids = new Map<string, number>();
+  const intern = (lines: string[]): Int32Array => {
+    const out = new Int32Array(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      let id = ids.get(line);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(line, id);
+      }
+      out[i] = id;
+    }
+    return out;
+  };
+  const a = intern(input.old);
+  const b = intern(input.new);
+  return { a, b, scratch: new Scratch(ids.size) };
+}
+
+/**
+ * Per-line-id work arrays, allocated once per count and left zeroed (or with stale stamps) by every
+ * user, so no step allocates in proportion to the number of distinct lines.
+ */
+class Scratch {
+  /** Generation stamps: which ids the current old / new side holds (`reduced`). */
+  readonly inOld: Int32Array;
+  readonly inNew: Int32Array;
+  stamp = 0;
+  /** Occurrence counts per side; every user sets them back to zero. */
+  readonly countOld: Int32Array;
+  readonly countNew: Int32Array;
+  /** A position per id, meaningful only while its count says so. */
+  readonly where: Int32Array;
+  /** A number per id (a mask, a chosen line) plus one; every user sets it back to zero. */
+  readonly tag: Int32Array;
+
+  constructor(size: number) {
+    this.inOld = new Int32Array(size);
+    this.inNew = new Int32Array(size);
+    this.countOld = new Int32Array(size);
+    this.countNew = new Int32Array(size);
+    this.where = new Int32Array(size);
+    this.tag = new Int32Array(size);
+  }
+}
+
+/** `_without_shared_ends`: both sides less the lines they share at both ends, and how many those were. */
+function withoutSharedEnds(a: Int32Array, b: Int32Array): [Int32Array, Int32Array, number] {
+  const [head, tail] = sharedEnds(a, b);
+  if (head === 0 && tail === 0) return [a, b, 0];
+  return [a.subarray(head, a.length - tail), b.subarray(head, b.length - tail), head + tail];
+}
+
+/**
+ * `_reduced`: drops the shared ends, then every line the other side does not hold (it can never
+ * match), then the shared ends this exposes. Returns both remainders and the lines kept at the ends.
+ */
+function reduced(s: Scratch, a0: Int32Array, b0: Int32Array): [Int32Array, Int32Array, number] {
+  let [a, b, kept] = withoutSharedEnds(a0, b0);
+  if (!a.length || !b.length) return [a, b, kept];
+  const stamp = ++s.stamp;
+  for (let i = 0; i < a.length; i++) s.inOld[a[i]] = stamp;
+  for (let j = 0; j < b.length; j++) s.inNew[b[j]] = stamp;
+  a = keepMarked(a, s.inNew, stamp);
+  b = keepMarked(b, s.inOld, stamp);
+  if (!a.length || !b.length) return [EMPTY, EMPTY, kept];
+  const [x, y, ends] = withoutSharedEnds(a, b);
+  return [x, y, kept + ends];
+}
+
+function keepMarked(lines: Int32Array, marks: Int32Array, stamp: number): Int32Array {
+  let size = 0;
+  for (let i = 0; i < lines.length; i++) if (marks[lines[i]] === stamp) size++;
+  if (size === lines.length) return lines;
+  const out = new Int32Array(size);
+  let k = 0;
+  for (let i = 0; i < lines.length; i++) if (marks[lines[i]] === stamp) out[k++] = lines[i];
+  return out;
+}
+
+/** `_steps`: what a bit-parallel count costs, in the reference's steps. */
+function stepsOf(n: number, m: number): number {
+  const shorter = Math.min(n, m);
+  const longer = Math.max(n, m);
+  return shorter * (1 + Math.floor(longer / LINES_PER_STEP));
+}
+
+/**
+ * `_exact`: a longest common subsequence length within `budget` steps, or null. Myers' search goes
+ * first while the length difference allows it; bit-parallel rows take over when it gives up.
+ */
+function exact(s: Scratch, a: Int32Array, b: Int32Array, budget: number, maskBits: number): number | null {
+  const steps = stepsOf(a.length, b.length);
+  const most = Math.floor(Math.min(steps, budget) / 2);
+  const gap = Math.abs(a.length - b.length);
+  if (((gap + 1) * (gap + 2)) / 2 <= most) {
+    const found = myers(a, b, most);
+    if (found !== null) return found;
+  }
+  if (steps <= budget) return bitParallel(s, a, b, maskBits);
+  return null;
+}
+
+/**
+ * `_myers`: a longest common subsequence length by Myers' greedy O((N+M)·D) search, or null once a
+ * round ends with `(d+1)(d+2)/2 + walked/8` past `budget` (one step per diagonal, an eighth of one
+ * per line a snake follows). The tie-break and the give-up test are the reference's, so it gives up
+ * on exactly the same inputs.
+ */
+export function myers<T>(a: ArrayLike<T>, b: ArrayLike<T>, budget: number): number | null {
+  const n = a.length;
+  const m = b.length;
+  const limit = Math.min(n + m, Math.floor(Math.sqrt(2 * budget)) + 1);
+  const offset = limit + 1;
+  const reach = new Int32Array(2 * limit + 3);
+  let walked = 0;
+  for (let d = 0; d <= limit; d++) {
+    const low = offset - d;
+    const high = offset + d;
+    for (let k = low; k <= high; k += 2) {
+      let x = k === low || (k !== high && reach[k - 1] < reach[k + 1]) ? reach[k + 1] : reach[k - 1] + 1;
+      let y = x - k + offset;
+      const start = x;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      if (x >= n && y >= m) return Math.floor((n + m - d) / 2);
+      reach[k] = x;
+      walked += x - start;
+    }
+    if (((d + 1) * (d + 2)) / 2 + Math.floor(walked / 8) > budget) return null;
+  }
+  return null;
+}
+
+/**
+ * `_bit_parallel`: a longest common subsequence length by bit-parallel rows (Allison–Dix, in Hyyrö's
+ * form `V' = (V + (V & M)) | (V & ~M)`), over 32-bit words; null when `repeated × size` passes
+ * `maskBits`, where `size` is the longer side and `repeated` the distinct lines it holds more than
+ * once (the reference's memory limit, kept so it gives up on the same inputs).
+ *
+ * Each line's match mask is stored sparsely, as the words where it has bits, so a row costs the
+ * words its line occupies plus the words a carry crosses, not the whole width: a line the longer
+ * side holds a few times costs a few words.
+ */
+export function bitParallel(s: Scratch, a0: Int32Array, b0: Int32Array, maskBits: number): number | null {
+  const [a, b] = a0.length > b0.length ? [b0, a0] : [a0, b0];
+  const size = b.length;
+  const count = s.countNew;
+  const entries = s.countOld;
+  const lastWord = s.tag;
+  let repeated = 0;
+  let total = 0;
+  for (let j = 0; j < size; j++) {
+    const id = b[j];
+    if (++count[id] === 2) repeated++;
+    const w = (j >>> 5) + 1;
+    if (lastWord[id] !== w) {
+      lastWord[id] = w;
+      entries[id]++;
+      total++;
+    }
+  }
+  if (repeated * size > maskBits) {
+    for (let j = 0; j < size; j++) count[b[j]] = entries[b[j]] = lastWord[b[j]] = 0;
+    return null;
+  }
+  // Each line's (word, bits) entries, packed in order of first occurrence; `end` is past its last.
+  const end = s.where;
+  const maskWord = new Int32Array(total);
+  const maskBitsOf = new Int32Array(total);
+  let next = 0;
+  for (let j = 0; j < size; j++) {
+    const id = b[j];
+    if (count[id] > 0) {
+      end[id] = next;
+      next += entries[id];
+      count[id] = 0;
+      lastWord[id] = 0;
+    }
+  }
+  for (let j = 0; j < size; j++) {
+    const id = b[j];
+    const w = j >>> 5;
+    if (lastWord[id] !== w + 1) {
+      lastWord[id] = w + 1;
+      maskWord[end[id]] = w;
+      maskBitsOf[end[id]++] = 1 << (j & 31);
+    } else {
+      maskBitsOf[end[id] - 1] |= 1 << (j & 31);
+    }
+  }
+  const words = (size + 31) >>> 5;
+  const row = new Int32Array(words).fill(-1);
+  for (let i = 0; i < a.length; i++) {
+    const id = a[i];
+    const e = entries[id];
+    if (e !== 0) addRow(row, words, maskWord, maskBitsOf, end[id] - e, end[id]);
+  }
+  for (let j = 0; j < size; j++) entries[b[j]] = lastWord[b[j]] = 0;
+  // Bits at or past `size` only ever receive carries from below; they are not lines.
+  const spare = size & 31;
+  if (spare) row[words - 1] &= (1 << spare) - 1;
+  let zeros = 0;
+  for (let w = 0; w < words; w++) zeros += popcount(row[w]);
+  return size - zeros;
+}
+
+/**
+ * One row: `row = (row + (row & M)) | (row & ~M)` for the sparse mask `M` in entries [from, to).
+ * Between and past the mask's words only a carry moves: through words of all ones (which it leaves
+ * as they are), into the first word that is not.
+ */
+function addRow(row: Int32Array, words: number, maskWord: Int32Array, maskBits: Int32Array, from: number, to: number): void {
+  let carry = 0;
+  let w = 0;
+  for (let k = from; k < to; k++) {
+    const target = maskWord[k];
+    for (; carry !== 0 && w < target; w++) {
+      const v = row[w];
+      if (v !== -1) {
+        row[w] = ((v + 1) | 0) | v;
+        carry = 0;
+      }
+    }
+    w = target;
+    const v = row[w];
+    const mask = maskBits[k];
+    const u = v & mask;
+    if ((u | carry) !== 0) {
+      const sum = (v + u + carry) | 0;
+      carry = ((v & u) | ((v | u) & ~sum)) >>> 31;
+      row[w] = sum | (v & ~mask);
+    }
+    w++;
+  }
+  for (; carry !== 0 && w < words; w++) {
+    const v = row[w];
+    if (v !== -1) {
+      row[w] = ((v + 1) | 0) | v;
+      carry = 0;
+    }
+  }
+}
+
+function popcount(v: number): number {
+  v = v - ((v >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  v = (v + (v >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(v, 0x01010101) >>> 24;
+}
+
+/** First index in `sorted[0..size)` whose value is not below `value`. */
+function bisectLeft(sorted: Int32Array, size: number, value: number): number {
+  let low = 0;
+  let high = size;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid] < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * `_anchored`: a common subsequence through the lines each side holds once, in the longest run that
+ * keeps their order (patience sorting, reconstructed from the last pile exactly as the reference
+ * does, since the anchors chosen set the gaps). Each gap is reduced, then counted exactly while the
+ * step budget lasts (never when there are no anchors), else sparsely within the pair budget.
+ */
+function anchored(s: Scratch, a: Int32Array, b: Int32Array, limits: Limits): number {
+  const countA = s.countOld;
+  const countB = s.countNew;
+  for (let i = 0; i < a.length; i++) countA[a[i]]++;
+  for (let j = 0; j < b.length; j++) {
+    countB[b[j]]++;
+    s.where[b[j]] = j;
+  }
+  const pairsA: number[] = [];
+  const pairsB: number[] = [];
+  for (let i = 0; i < a.length; i++) {
+    const id = a[i];
+    if (countA[id] === 1 && countB[id] === 1) {
+      pairsA.push(i);
+      pairsB.push(s.where[id]);
+    }
+  }
+  for (let i = 0; i < a.length; i++) countA[a[i]] = 0;
+  for (let j = 0; j < b.length; j++) countB[b[j]] = 0;
+
+  const pairs = pairsA.length;
+  const tails = new Int32Array(pairs);
+  const ends = new Int32Array(pairs);
+  const previous = new Int32Array(pairs);
+  let piles = 0;
+  for (let p = 0; p < pairs; p++) {
+    const j = pairsB[p];
+    const k = bisectLeft(tails, piles, j);
+    tails[k] = j;
+    ends[k] = p;
+    if (k === piles) piles++;
+    previous[p] = k ? ends[k - 1] : -1;
+  }
+  const anchors: number[] = [];
+  for (let p = piles ? ends[piles - 1] : -1; p !== -1; p = previous[p]) anchors.push(p);
+  anchors.reverse();
+
+  let budget = limits.mostSteps;
+  let most = limits.mostPairs;
+  let kept = anchors.length;
+  let i0 = 0;
+  let j0 = 0;
+  for (let t = 0; t <= anchors.length; t++) {
+    const i = t < anchors.length ? pairsA[anchors[t]] : a.length;
+    const j = t < anchors.length ? pairsB[anchors[t]] : b.length;
+    const [gapA, gapB, endsKept] = reduced(s, a.subarray(i0, i), b.subarray(j0, j));
+    kept += endsKept;
+    if (gapA.length && gapB.length) {
+      let found = anchors.length ? exact(s, gapA, gapB, budget, limits.mostMaskBits) : null;
+      budget -= stepsOf(gapA.length, gapB.length);
+      if (found === null) {
+        const [length, followed] = sparse(s, gapA, gapB, most);
+        found = length;
+        most -= followed;
+      }
+      kept += found;
+    }
+    i0 = i + 1;
+    j0 = j + 1;
+  }
+  return kept;
+}
+
+/**
+ * `_sparse`: a common subsequence length through the lines that repeat least (Hunt–Szymanski over
+ * their equal-line pairs), and the pairs it followed. Lines are taken by `count_old × count_new`,
+ * smallest first, while the running sum stays within `most`; the first that does not fit stops.
+ * Lines with equal pair counts go in the order they first occur in `a` (the reference orders those by
+ * string hash, so it is not deterministic there; this order is).
+ */
+export function sparse(s: Scratch, a: Int32Array, b: Int32Array, most: number): [number, number] {
+  const countA = s.countOld;
+  const countB = s.countNew;
+  for (let j = 0; j < b.length; j++) countB[b[j]]++;
+  const shared: number[] = [];
+  for (let i = 0; i < a.length; i++) {
+    const id = a[i];
+    if (countA[id]++ === 0 && countB[id] > 0) shared.push(id);
+  }
+  shared.sort((x, y) => countA[x] * countB[x] - countA[y] * countB[y]);
+  let followed = 0;
+  let chosen = 0;
+  for (; chosen < shared.length; chosen++) {
+    const id = shared[chosen];
+    const pairs = countA[id] * countB[id];
+    if (followed + pairs > most) break;
+    followed += pairs;
+  }
+  // The chosen lines' places in `b`, last first, packed per line: `where` holds each line's start.
+  const where = s.where;
+  let total = 0;
+  for (let c = 0; c < chosen; c++) {
+    const id = shared[c];
+    where[id] = total;
+    total += countB[id];
+  }
+  const places = new Int32Array(total);
+  const fill = new Int32Array(chosen);
+  const tag = s.tag;
+  for (let c = 0; c < chosen; c++) tag[shared[c]] = c + 1;
+  for (let j = b.length - 1; j >= 0; j--) {
+    const c = tag[b[j]];
+    if (c !== 0) places[where[b[j]] + fill[c - 1]++] = j;
+  }
+  const tails = new Int32Array(Math.min(a.length, b.length));
+  let length = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (tag[a[i]] === 0) continue;
+    const start = where[a[i]];
+    const stop = start + countB[a[i]];
+    for (let p = start; p < stop; p++) {
+      const j = places[p];
+      const k = bisectLeft(tails, length, j);
+      tails[k] = j;
+      if (k === length) length++;
+    }
+  }
+  for (let c = 0; c < chosen; c++) tag[shared[c]] = 0;
+  for (let i = 0; i < a.length; i++) countA[a[i]] = 0;
+  for (let j = 0; j < b.length; j++) countB[b[j]] = 0;
+  return [length, followed];
+}
+
+/** The reference's internal counts on plain line lists, for tests that check them one by one. */
+export const internals = {
+  intern(old: string[], neu: string[]): { a: Int32Array; b: Int32Array; scratch: Scratch } {
+    return interned({ oldLines: old.length, newLines: neu.length, kept: 0, old, new: neu });
+  },
+  myers(old: string[], neu: string[], budget: number): number | null {
+    const { a, b } = internals.intern(old, neu);
+    return myers(a, b, budget);
+  },
+  bitParallel(old: string[], neu: string[], maskBits: number = MOST_MASK_BITS): number | null {
+    const { a, b, scratch } = internals.intern(old, neu);
+    return bitParallel(scratch, a, b, maskBits);
+  },
+  sparse(old: string[], neu: string[], most: number): [number, number] {
+    const { a, b, scratch } = internals.intern(old, neu);
+    return sparse(scratch, a, b, most);
+  },
+};
