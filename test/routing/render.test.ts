@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { VERBS, compareCodePoints, pyStrip, renderRouting, type RoutingVersion } from '../../server/src/routing/render';
+import { pyStrip } from '../../server/src/model/literals';
+import { VERBS, compareCodePoints, renderRouting, type RoutingVersion } from '../../server/src/routing/render';
 
 // test/routing/ -> repo checkout (/work/<name>) -> /work, where shared/ sits beside the checkouts.
 const VECTORS = path.join(__dirname, '..', '..', '..', 'shared', 'vectors', 'routing.json');

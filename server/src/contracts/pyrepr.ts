@@ -33,31 +33,8 @@ export function pyImagRepr(imag: number, negative = false): string {
   return `(-0${imag === 0 ? '-' : '-'}${pyFloatRepr(Math.abs(imag), false)}j)`;
 }
 
-/** Python's str.isprintable() for one code point (Unicode general categories). */
-function isPrintable(ch: string): boolean {
-  if (ch === ' ') return true;
-  return !/^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u.test(ch);
-}
-
 /** repr(str). */
-export function pyStrRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += '\\' + quote;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (cp < 0x7f && cp >= 0x20) out += ch;
-    else if (isPrintable(ch)) out += ch;
-    else if (cp < 0x100) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += '\\U' + cp.toString(16).padStart(8, '0');
-  }
-  return out + quote;
-}
+export { pyRepr as pyStrRepr } from '../model/literals';
 
 /** repr(bytes) of a value whose characters are the byte values (0–255). */
 export function pyBytesRepr(s: string): string {

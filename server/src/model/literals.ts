@@ -86,18 +86,42 @@ export function evalNumber(src: string): { kind: 'int' | 'float' | 'complex'; va
   return Number.isNaN(v) ? undefined : { kind: 'float', value: v };
 }
 
-/** Python's str.isspace() for one character. */
-export function pyIsSpace(c: string): boolean {
-  return /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/.test(c);
+/** Python's `str.isspace()` for one code point (the set is fixed: bidi WS/B/S or category Zs). */
+export function isPyWhitespace(cp: number): boolean {
+  return (
+    (cp >= 0x09 && cp <= 0x0d) ||
+    (cp >= 0x1c && cp <= 0x20) ||
+    cp === 0x85 ||
+    cp === 0xa0 ||
+    cp === 0x1680 ||
+    (cp >= 0x2000 && cp <= 0x200a) ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    cp === 0x202f ||
+    cp === 0x205f ||
+    cp === 0x3000
+  );
 }
 
-/** Python's str.strip() with no argument. */
+/** Python's str.isspace() for one character. */
+export function pyIsSpace(c: string): boolean {
+  return c.length === 1 && isPyWhitespace(c.charCodeAt(0));
+}
+
+/** Python's `str.strip()` with no argument. Unlike JS `trim()` it strips U+001C..U+001F and U+0085 and keeps U+FEFF. */
 export function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && pyIsSpace(s[a])) a++;
-  while (b > a && pyIsSpace(s[b - 1])) b--;
-  return s.slice(a, b);
+  // Every Python whitespace character is in the BMP, so UTF-16 code units suffice here.
+  let start = 0;
+  let end = s.length;
+  while (start < end && isPyWhitespace(s.charCodeAt(start))) start++;
+  while (end > start && isPyWhitespace(s.charCodeAt(end - 1))) end--;
+  return s.slice(start, end);
+}
+
+/** Python's str.isprintable() for one code point (Unicode general categories). */
+function isPrintable(ch: string): boolean {
+  if (ch === ' ') return true;
+  return !/^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u.test(ch);
 }
 
 /** Python's repr() of a str. */
@@ -111,11 +135,11 @@ export function pyRepr(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp >= 0x80 && cp <= 0xa0) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp === 0xad) out += '\\xad';
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += ch;
+    else if (cp < 0x7f && cp >= 0x20) out += ch;
+    else if (isPrintable(ch)) out += ch;
+    else if (cp < 0x100) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');
+    else out += '\\U' + cp.toString(16).padStart(8, '0');
   }
   return out + quote;
 }

@@ -2,6 +2,7 @@
 // (shared/spec/vis-lang-interface.md §2). Same text and the same ValueError messages as the Python
 // code, for both wordings the spec knows. Works on already-known argument values: recognising the
 // call in a Python file is the declaration model's job, not this module's.
+import { pyStrip } from '../model/literals';
 
 /** The public verbs, in contract order (the same in every cited version). */
 export const VERBS = [
@@ -96,32 +97,6 @@ function valueError(message: string): RoutingResult {
   return { ok: false, error: { type: 'ValueError', message } };
 }
 
-/** Python's `str.isspace()` for one code point (the set is fixed: bidi WS/B/S or category Zs). */
-export function isPyWhitespace(cp: number): boolean {
-  return (
-    (cp >= 0x09 && cp <= 0x0d) ||
-    (cp >= 0x1c && cp <= 0x20) ||
-    cp === 0x85 ||
-    cp === 0xa0 ||
-    cp === 0x1680 ||
-    (cp >= 0x2000 && cp <= 0x200a) ||
-    cp === 0x2028 ||
-    cp === 0x2029 ||
-    cp === 0x202f ||
-    cp === 0x205f ||
-    cp === 0x3000
-  );
-}
-
-/** Python's `str.strip()` with no argument. Unlike JS `trim()` it strips U+001C..U+001F and U+0085 and keeps U+FEFF. */
-export function pyStrip(s: string): string {
-  // Every Python whitespace character is in the BMP, so UTF-16 code units suffice here.
-  let start = 0;
-  let end = s.length;
-  while (start < end && isPyWhitespace(s.charCodeAt(start))) start++;
-  while (end > start && isPyWhitespace(s.charCodeAt(end - 1))) end--;
-  return s.slice(start, end);
-}
 
 /** Python's string ordering: by code point (JS `<` compares UTF-16 code units, which differs for astral characters). */
 export function compareCodePoints(a: string, b: string): number {
