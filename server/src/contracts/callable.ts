@@ -26,7 +26,15 @@ export interface CallableSource {
 }
 
 export function functionSource(scope: ModuleScope, fn: FunctionDecl, bound: boolean): CallableSource {
-  return { scope, params: fn.params, returns: fn.returns, bound };
+  // The parameters are read when the contract is built (the model reads them on first use).
+  return {
+    scope,
+    get params() {
+      return fn.params;
+    },
+    returns: fn.returns,
+    bound,
+  };
 }
 
 export function callableContract(src: CallableSource, name: string, tag: string, description: string, format: ContractFormat, ctx: TypeContext): CallableContract {

@@ -2,7 +2,7 @@
 // position and text, so an edit re-reads only the statements it touched; the module-level pass that
 // joins the fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import { sourceOf, type ParsedDocument } from '../parse/parser';
+import { parseSnippet, sourceOf, type ParsedDocument } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
@@ -15,6 +15,7 @@ import type {
   ImportBinding,
   Model,
   Param,
+  Pos,
   Range,
   Value,
 } from './types';
@@ -384,16 +385,69 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const nameNode = def.childForFieldName('name');
   if (nameNode) (nameNode as Cached)[TYPE] ??= 'identifier';
   const returnsNode = def.childForFieldName('return_type');
+  const paramsNode = def.childForFieldName('parameters');
+  const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
   return {
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
     nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
-    params: readParams(def.childForFieldName('parameters')),
+    get params() {
+      return params();
+    },
     returns: textOf(returnsNode),
     returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
     decorators: readDecorators(outer),
     docstring: docstringOf(def.childForFieldName('body')),
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
+  };
+}
+
+/**
+ * A function's parameters, read when first asked for. Diagnostics need only a few functions'
+ * parameters (hover and previews need them one tool at a time), so the model keeps the parameter
+ * list's text and position, and reads it from a tree of its own when asked: nothing is held from
+ * the document's tree, which the next version frees.
+ */
+function paramsOf(span: { range: Range; text: string }): () => Param[] {
+  return readLater(span, 'def _', ': pass', (root) => {
+    const def = root.firstNamedChild;
+    return readParams(def && ty(def) === 'function_definition' ? def.childForFieldName('parameters') : null);
+  });
+}
+
+/**
+ * Reads a piece of the document when first asked for: `prefix + text + suffix` is parsed on its own
+ * and `read` turns it into model data, whose positions are then moved to where the text stands in
+ * the document. Only the text and its position are kept, never a node of the document's tree.
+ */
+function readLater<T>(span: { range: Range; text: string }, prefix: string, suffix: string, read: (root: Node) => T): () => T {
+  let value: T | undefined;
+  let done = false;
+  return () => {
+    if (done) return value as T;
+    const tree = parseSnippet(`${prefix}${span.text}${suffix}\n`);
+    if (!tree) throw new Error('tree-sitter returned no tree');
+    try {
+      value = read(tree.rootNode);
+      const at = span.range.start;
+      const seen = new Set<object>();
+      const shift = (o: unknown): void => {
+        if (!o || typeof o !== 'object' || seen.has(o)) return;
+        seen.add(o);
+        const p = o as Partial<Pos>;
+        if (typeof p.line === 'number' && typeof p.character === 'number') {
+          if (p.line === 0) p.character += at.character - prefix.length;
+          p.line += at.line;
+          return;
+        }
+        for (const v of Object.values(o)) shift(v);
+      };
+      shift(value);
+      done = true;
+      return value as T;
+    } finally {
+      tree.delete();
+    }
   };
 }
 
@@ -460,6 +514,18 @@ export function readClass(outer: Node, def: Node): ClassDecl {
   const nameNode = def.childForFieldName('name');
   if (nameNode) (nameNode as Cached)[TYPE] ??= 'identifier';
   const body = def.childForFieldName('body');
+  // Class-body assignments (dataclass fields, class attributes) are read when first asked for.
+  const assignments: (() => ClassAssignments)[] = [];
+  const fieldsAndAttributes = () => {
+    const out: ClassAssignments = { fields: [], attributes: [] };
+    for (const read of assignments) {
+      const one = read();
+      out.fields.push(...one.fields);
+      out.attributes.push(...one.attributes);
+    }
+    return out;
+  };
+  let assigned: ClassAssignments | undefined;
   const cls: ClassDecl = {
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
@@ -468,8 +534,12 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     decorators: readDecorators(outer),
     docstring: docstringOf(body),
     methods: [],
-    fields: [],
-    attributes: [],
+    get fields() {
+      return (assigned ??= fieldsAndAttributes()).fields;
+    },
+    get attributes() {
+      return (assigned ??= fieldsAndAttributes()).attributes;
+    },
     classes: [],
     selfAssignments: [],
   };
@@ -484,26 +554,37 @@ export function readClass(outer: Node, def: Node): ClassDecl {
       if (fn.name === '__init__') cls.selfAssignments = readSelfAssignments(inner);
     } else if (inner && ty(inner) === 'class_definition') {
       cls.classes.push(readClass(stmt, inner));
-    } else if (ty(stmt) === 'expression_statement') {
-      const a = stmt.namedChildren[0];
-      if (!a || ty(a) !== 'assignment') continue;
-      const { left, type, right } = assignmentParts(a);
-      if (!left || ty(left) !== 'identifier') continue;
-      if (type) {
-        const defaultValue = right ? toValue(right) : undefined;
-        const field: FieldDecl = { name: textOf(left), annotation: textOf(type), annotationRange: rangeOf(type), range: join(rangeOf(left), defaultValue?.range ?? rangeOf(type)) };
-        if (defaultValue) {
-          field.default = defaultValue.text;
-          field.defaultValue = defaultValue;
-        }
-        cls.fields.push(field);
-      } else if (right) {
-        const value = toValue(right);
-        cls.attributes.push({ name: textOf(left), value, range: join(rangeOf(left), value.range) });
-      }
+    } else if (ty(stmt) === 'expression_statement' && stmt.namedChildCount === 1) {
+      assignments.push(readLater(spanOf(stmt), '', '', (root) => readClassAssignment(root.firstNamedChild?.firstNamedChild ?? null)));
     }
   }
   return cls;
+}
+
+interface ClassAssignments {
+  fields: FieldDecl[];
+  attributes: ClassDecl['attributes'];
+}
+
+/** One class-body statement: `x: int = 1` is a field, `X = 1` an attribute, anything else neither. */
+function readClassAssignment(a: Node | null): ClassAssignments {
+  const out: ClassAssignments = { fields: [], attributes: [] };
+  if (!a || ty(a) !== 'assignment') return out;
+  const { left, type, right } = assignmentParts(a);
+  if (!left || ty(left) !== 'identifier') return out;
+  if (type) {
+    const defaultValue = right ? toValue(right) : undefined;
+    const field: FieldDecl = { name: textOf(left), annotation: textOf(type), annotationRange: rangeOf(type), range: join(rangeOf(left), defaultValue?.range ?? rangeOf(type)) };
+    if (defaultValue) {
+      field.default = defaultValue.text;
+      field.defaultValue = defaultValue;
+    }
+    out.fields.push(field);
+  } else if (right) {
+    const value = toValue(right);
+    out.attributes.push({ name: textOf(left), value, range: join(rangeOf(left), value.range) });
+  }
+  return out;
 }
 
 function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {

@@ -61,6 +61,11 @@ function parse(text: string, oldTree?: Tree): Tree | null {
   return tree;
 }
 
+/** Parses a small piece of Python on its own (the caller deletes the tree). */
+export function parseSnippet(text: string): Tree | null {
+  return parse(text);
+}
+
 let sharedParser: Parser | undefined;
 function parser(): Parser {
   if (!sharedParser) {
@@ -112,6 +117,11 @@ interface Recovery {
 }
 
 function collect(root: Node, text: string, out: Node[], rec: Recovery, depth: number): void {
+  // A file without a syntax error needs no recovery: its statements are the root's children.
+  if (!root.hasError) {
+    for (const child of root.namedChildren) if (child) out.push(child);
+    return;
+  }
   // A file that starts with the broken statement can come back as a bare ERROR root.
   const children = root.type === 'ERROR' ? [root] : root.namedChildren;
   for (const child of children) {
