@@ -189,6 +189,20 @@ describe('declaration model: functions, classes, dataclasses, future import, PEP
     assert.equal(fn.isAsync, false);
   });
 
+  it('places parameters and class fields, read on first use, at their document positions', () => {
+    const fn = m.functions.find((f) => f.name === 'measure')!;
+    const timeout = fn.params.find((p) => p.name === 'timeout_s')!;
+    assert.equal(text.split('\n').findIndex((l) => l.startsWith('def measure(')), 29);
+    const line = 'def measure(target: str, /, *labels: str, timeout_s: float | None = None, flag=True, **options: bool) -> Reading:';
+    assert.deepEqual(timeout.annotationRange, { start: { line: 29, character: line.indexOf('float') }, end: { line: 29, character: line.indexOf(' = None') } });
+    assert.deepEqual(timeout.defaultValue?.range, { start: { line: 29, character: line.indexOf('None =') + 7 }, end: { line: 29, character: line.indexOf('None, flag') + 4 } });
+    const labels = m.classes.find((c) => c.name === 'Reading')!.fields.find((f) => f.name === 'labels')!;
+    const row = text.split('\n').indexOf('    labels: list[str] = field(default_factory=list)');
+    assert.equal(row, 13);
+    assert.deepEqual(labels.range, { start: { line: 13, character: 4 }, end: { line: 13, character: 51 } });
+    assert.deepEqual(labels.defaultValue?.range, { start: { line: 13, character: 24 }, end: { line: 13, character: 51 } });
+  });
+
   it('reads classes: decorators, bases, fields, attributes, methods and __init__ assignments', () => {
     const reading = m.classes.find((c) => c.name === 'Reading')!;
     assert.deepEqual(reading.decorators.map((d) => [d.name, d.qualified]), [['dataclass', 'dataclasses.dataclass']]);
