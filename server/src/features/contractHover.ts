@@ -21,23 +21,24 @@ interface Cached {
 
 /** Contracts of one analysed document: cached per analysis object (one per version) and format. */
 export class ContractService {
-  private cache = new WeakMap<Analysis, Cached>();
+  private cache = new WeakMap<Pick<Analysis, 'model'>, Cached>();
 
   constructor(
     readonly modules: WorkspaceModules,
     private log?: (message: string) => void,
   ) {}
 
-  infos(analysis: Analysis, format: ContractFormat): SymbolInfo[] {
+  /** Also for the docs preview, which may pass a file read from disk (a model without an Analysis). */
+  infos(analysis: Pick<Analysis, 'model'>, format: ContractFormat): SymbolInfo[] {
     const hit = this.cache.get(analysis);
     if (hit && hit.format === format && this.modules.fresh(hit.deps)) return hit.infos;
-    const path = filePath(analysis.uri);
+    const path = filePath(analysis.model.uri);
     const loader = path ? this.modules.loaderFor(path, analysis.model) : undefined;
     let infos: SymbolInfo[];
     try {
       infos = symbolInfos(analysis.model, { format, loader, path });
     } catch (e) {
-      this.log?.(`contracts of ${analysis.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      this.log?.(`contracts of ${analysis.model.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       infos = [];
     }
     this.cache.set(analysis, { format, infos, deps: loader?.deps ?? [] });
