@@ -66,3 +66,12 @@ export interface LineChangesResult {
   added: number;
   removed: number;
 }
+
+/**
+ * The HTML tags in the server's hover Markdown: the contract hover folds its JSON and `doc(name)` text in
+ * `<details>` and breaks lines in table cells with `<br>`. VS Code drops HTML from Markdown unless the client
+ * allows it (all three are on its allow list), so the client renders hovers with CLIENT_MARKDOWN. Command
+ * links stay untrusted.
+ */
+export const HOVER_HTML_TAGS: readonly string[] = ['br', 'details', 'summary'];
+export const CLIENT_MARKDOWN = { isTrusted: false, supportHtml: true };

@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { CLIENT_MARKDOWN } from '../../shared/protocol';
 import { registerContractCommands } from './contracts';
 import { registerFormatPreview } from './formatPreview';
 import { getHostState, onDidChangeHostState, registerHostFeatures, type HostConnection } from './host';
@@ -26,6 +27,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ],
     synchronize: { configurationSection: 'visAuthoring' },
     outputChannel: output,
+    // The contract hover folds its JSON in <details>: without HTML, VS Code drops the tags and their labels.
+    markdown: CLIENT_MARKDOWN,
   };
   client = new LanguageClient('visAuthoring', 'Vis Authoring', serverOptions, clientOptions);
 

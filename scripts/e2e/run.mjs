@@ -59,6 +59,130 @@ const domChecks = [
   },
 ];
 
+/**
+ * Scenes on the rendered workbench, run after the DOM checks and the Problems screenshot, in order. Each runs a
+ * harness command from the command palette (`Vis e2e: Scene ...`, test/e2e/harness/src/extension.ts) that arranges
+ * the workbench, checks what the page shows, and saves a screenshot to `$VIS_E2E_OUT/<screenshot>`.
+ */
+const scenes = [
+  {
+    name: 'dom: the contract hover card on vis.Symbol( (probe/extension.py), then its Contract JSON unfolded',
+    command: 'Vis e2e: Scene Contract Hover',
+    screenshot: 'vscode-hover-json.png',
+    async run(page) {
+      const hover = page.locator('.monaco-editor .monaco-hover:not(.hidden)', { hasText: 'Vis tool' }).first();
+      await hover.waitFor({ state: 'visible', timeout: 10000 });
+      await sleep(300); // the card grows as its code blocks are highlighted
+      const textOf = async () => (await hover.innerText()).replace(/\u00a0/g, ' ');
+      const text = await textOf();
+      const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+      await page.screenshot({ path: path.join(OUT, 'vscode-hover.png') });
+      summary.screenshots.push(path.join(OUT, 'vscode-hover.png'));
+      const want = ['probe · Vis tool · tag observation', 'timeout_s\tfloat | None\tkeyword_only\tNone\tSeconds; None disables the timeout.'];
+      const observed = {
+        lines,
+        missing: want.filter((w) => !lines.includes(w)),
+        // The server folds the contract JSON and doc(probe) in <details>; VS Code renders them only when the
+        // client allows HTML in Markdown (otherwise the tags and their labels are dropped).
+        summaries: await hover.locator('details > summary').allInnerTexts(),
+        jsonShownFolded: text.includes('"name": "probe"'),
+        rawTagsShown: /<\/?(details|summary)>/.test(text),
+      };
+      const fail = (msg) => Object.assign(new Error(msg), { observed });
+      if (observed.missing.length) throw fail('the hover card lacks expected rows');
+      if (observed.summaries.join('|') !== 'Contract JSON (C3)|doc(probe)') throw fail('the hover has no folded Contract JSON (C3) and doc(probe) sections');
+      if (observed.jsonShownFolded) throw fail('the contract JSON shows while folded');
+      await hover.locator('details > summary', { hasText: 'Contract JSON (C3)' }).click();
+      await page.waitForFunction((el) => el.innerText.includes('"name": "probe"'), await hover.elementHandle(), { timeout: 5000 })
+        .catch(() => { throw fail('clicking Contract JSON (C3) did not show the JSON'); });
+      const after = (await textOf()).split('\n').map((l) => l.trim()).filter(Boolean);
+      observed.unfolded = after.slice(after.indexOf('Contract JSON (C3)'), after.indexOf('Contract JSON (C3)') + 6);
+      return observed;
+    },
+  },
+  {
+    name: 'dom: the model-facing docs preview beside its source (preview/extension.py)',
+    command: 'Vis e2e: Scene Docs Preview',
+    screenshot: 'vscode-preview.png',
+    async run(page) {
+      const tab = page.locator('.tabs-container .tab', { hasText: 'model-facing docs' }).first();
+      await tab.waitFor({ timeout: 15000 });
+      const editor = page.locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: 'model-facing docs' }) }).locator('.monaco-editor .view-lines').first();
+      const deadline = Date.now() + 15000;
+      let text = '';
+      for (;;) {
+        text = (await editor.innerText()).replace(/\u00a0/g, ' ');
+        if (text.includes('Snapshot row') && text.includes('doc(probe)')) break;
+        if (Date.now() > deadline) throw Object.assign(new Error('the preview editor does not show the snapshot row and doc(probe)'), { observed: { text } });
+        await sleep(200);
+      }
+      await page.locator('.monaco-editor .codelens-decoration', { hasText: 'Preview model-facing docs' }).first().waitFor({ timeout: 10000 });
+      return {
+        tab: (await tab.innerText()).trim(),
+        firstLines: text.split('\n').slice(0, 6),
+        codeLenses: (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).map((s) => s.trim()),
+      };
+    },
+  },
+  {
+    name: 'dom: the Vis State view lists the extensions of the WAL fixture and the keys of greeter',
+    command: 'Vis e2e: Scene Vis State',
+    screenshot: 'vscode-state.png',
+    async run(page) {
+      const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Vis State' }) }).first();
+      const rows = pane.locator('.monaco-list-row');
+      const rowTexts = async () => (await rows.allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+      const deadline = Date.now() + 15000;
+      let texts = [];
+      for (;;) {
+        texts = await rowTexts();
+        if (['greeter', 'lz4-ext', 'repo-tools'].every((n) => texts.some((t) => t.startsWith(n)))) break;
+        if (Date.now() > deadline) throw Object.assign(new Error('the Vis State view does not list greeter, lz4-ext and repo-tools'), { observed: { rows: texts } });
+        await sleep(200);
+      }
+      const extensions = texts;
+      await rows.filter({ hasText: 'greeter' }).first().click();
+      const deadline2 = Date.now() + 10000;
+      for (;;) {
+        texts = await rowTexts();
+        if (texts.some((t) => t.startsWith('names'))) break;
+        if (Date.now() > deadline2) throw Object.assign(new Error('expanding greeter shows no names key'), { observed: { rows: texts } });
+        await sleep(200);
+      }
+      return { extensions, afterExpandingGreeter: texts, header: (await pane.locator('.pane-header').innerText()).replace(/\s+/g, ' ').trim() };
+    },
+  },
+  {
+    name: 'dom: the notification center holds the reload messages (no gateway, reloaded, failures)',
+    command: 'Notifications: Show Notifications',
+    screenshot: 'vscode-notifications.png',
+    async run(page) {
+      const items = page.locator('.notifications-center .notification-list-item-message');
+      await items.first().waitFor({ timeout: 10000 });
+      const texts = (await items.allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+      const want = [
+        'No Vis gateway is running. Start Vis in this folder (run `vis-agent`, or `vis-agent gateway start`); a fresh start loads your extension files, so no reload is needed.',
+        'Vis extensions reloaded: 3 loaded',
+      ];
+      const missing = want.filter((w) => !texts.some((t) => t.includes(w)));
+      if (missing.length) throw Object.assign(new Error('notifications missing'), { observed: { notifications: texts, missing } });
+      return { notifications: texts };
+    },
+  },
+];
+
+/** Runs a command from the command palette by its title. */
+async function runFromPalette(page, title) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: 5000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 5000 });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 5000 });
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const t0 = Date.now();
 const timings = {};
@@ -100,7 +224,7 @@ const isolatedEnv = {
 const resultFile = path.join(RUN, 'harness-result.json');
 const screenshot = path.join(OUT, 'vscode-problems.png');
 const summaryFile = path.join(OUT, 'result.json');
-for (const f of [screenshot, summaryFile]) fs.rmSync(f, { force: true });
+for (const f of [screenshot, summaryFile, path.join(OUT, 'vscode-hover.png'), ...scenes.map((s) => path.join(OUT, s.screenshot))]) fs.rmSync(f, { force: true });
 
 let csProc;
 let browser;
@@ -116,7 +240,7 @@ async function cleanup() {
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { cleanup().finally(() => process.exit(2)); });
 
 let exitCode = 2;
-const summary = { ok: false, runDir: RUN, screenshot: undefined, timings, harness: undefined, dom: [] };
+const summary = { ok: false, runDir: RUN, screenshot: undefined, screenshots: [], timings, harness: undefined, dom: [] };
 try {
   log(`run dir ${RUN}`);
   const codeServer = await timed('installCodeServer', () =>
@@ -146,8 +270,10 @@ try {
     sh(codeServer, ['--extensions-dir', dirs.ext, '--install-extension', productVsix, '--install-extension', harnessVsix], { env: isolatedEnv });
   });
 
-  // Fresh workspace copy and user settings.
+  // Fresh workspace copy and user settings; a copy of the WAL-mode state database for the Vis State checks.
   fs.cpSync(path.join(ROOT, 'test/e2e/fixtures/workspace'), dirs.ws, { recursive: true });
+  const stateDb = path.join(RUN, 'state-db');
+  fs.cpSync(path.join(ROOT, 'test/fixtures/state/db/wal'), stateDb, { recursive: true });
   fs.mkdirSync(path.join(dirs.data, 'User'), { recursive: true });
   fs.writeFileSync(path.join(dirs.data, 'User/settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
@@ -169,7 +295,7 @@ try {
     csProc = spawn(codeServer, [
       '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', dirs.data, '--extensions-dir', dirs.ext,
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', dirs.ws,
-    ], { env: { ...isolatedEnv, VIS_E2E_RESULT: resultFile, VIS_E2E_ONLY: process.env.VIS_E2E_ONLY || '' }, detached: true, stdio: ['ignore', csLog, csLog] });
+    ], { env: { ...isolatedEnv, VIS_E2E_RESULT: resultFile, VIS_E2E_ONLY: process.env.VIS_E2E_ONLY || '', VIS_E2E_STATE_DB: path.join(stateDb, 'vis.db') }, detached: true, stdio: ['ignore', csLog, csLog] });
     const deadline = Date.now() + 30000;
     for (;;) {
       if (csProc.exitCode !== null) throw new Error(`code-server exited with ${csProc.exitCode}; see ${RUN}/code-server.log`);
@@ -187,6 +313,8 @@ try {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   }));
   browser = ctx;
+  // vscode.env.clipboard in the web workbench is navigator.clipboard: reading it needs the permission.
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
   const page = ctx.pages()[0] || await ctx.newPage();
   const browserLog = fs.createWriteStream(path.join(RUN, 'browser-console.log'));
   page.on('console', (m) => browserLog.write(`[${m.type()}] ${m.text()}\n`));
@@ -223,6 +351,29 @@ try {
   await sleep(500); // let the last decorations paint
   await timed('screenshot', () => page.screenshot({ path: screenshot }));
   summary.screenshot = screenshot;
+  summary.screenshots.push(screenshot);
+  // Scenes run only when the whole harness ran (VIS_E2E_ONLY unset): they show the fixtures its checks edited.
+  if (!process.env.VIS_E2E_ONLY) {
+    await timed('scenes', async () => {
+      for (const scene of scenes) {
+        const s = Date.now();
+        const r = { name: scene.name, ok: false, ms: 0 };
+        const file = path.join(OUT, scene.screenshot);
+        try {
+          await runFromPalette(page, scene.command);
+          r.observed = await scene.run(page);
+          r.ok = true;
+        } catch (e) {
+          r.error = e.message;
+          r.observed = e.observed;
+        }
+        await page.screenshot({ path: file }).catch(() => {});
+        if (fs.existsSync(file)) { r.screenshot = file; summary.screenshots.push(file); }
+        r.ms = Date.now() - s;
+        summary.dom.push(r);
+      }
+    });
+  }
   summary.ok = !!harness.ok && summary.dom.every((c) => c.ok);
   exitCode = summary.ok ? 0 : 1;
 } catch (e) {
@@ -250,7 +401,7 @@ if (h) {
   if (h.error) console.log(`harness error: ${h.error}`);
 }
 console.log(`\ntimings (ms): ${JSON.stringify(timings)}`);
-console.log(`result: ${summaryFile}\nscreenshot: ${summary.screenshot ?? '(none)'}\nlogs: ${RUN}`);
+console.log(`result: ${summaryFile}\nscreenshots: ${summary.screenshots.length ? summary.screenshots.join(' ') : summary.screenshot ?? '(none)'}\nlogs: ${RUN}`);
 const all = h ? [...h.checks, ...summary.dom] : [];
 const failed = all.filter((c) => !c.ok && !c.soft).length;
 console.log(`e2e: ${all.length - failed} passed, ${failed} failed`);

@@ -79,10 +79,11 @@ const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
 registerStatus(ctx);
-registerContractHover(ctx);
+const contracts = registerContractHover(ctx);
 registerRouting(ctx);
 registerLineChanges(connection);
-registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx)));
+// The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
+registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))));
 
 documents.listen(connection);
 connection.listen();

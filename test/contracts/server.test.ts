@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { SymbolContractRequest, type SymbolContractResult } from '../../shared/protocol';
+import { PreviewDocsRequest, SymbolContractRequest, type PreviewDocsResult, type SymbolContractResult } from '../../shared/protocol';
 
 const root = path.resolve(__dirname, '..', '..');
 const bundle = path.join(root, 'dist', 'server.js');
@@ -98,6 +98,15 @@ describe('language server (stdio)', { skip: !fs.existsSync(bundle) && 'run npm r
       JSON.stringify((result!.contract as { returns: unknown }).returns),
       '{"kind":"record","name":"Reading","fields":[{"name":"value","type":{"kind":"scalar","name":"float"},"required":true,"has_default":false,"default_is_none":false}],"description":"A reading."}',
     );
+  });
+
+  it('previews the doc(probe) page the hover shows, with the record from the sibling module', async () => {
+    const line = lineOf('vis.Symbol(measure');
+    const result = (await conn.sendRequest(SymbolContractRequest, { uri, position: { line, character: 20 } })) as SymbolContractResult;
+    assert.ok(result!.doc.includes('Returns: Reading\nA reading.\n\nModel schemas:\nReading — A reading.\n- value: float'), result!.doc);
+    const preview = (await conn.sendRequest(PreviewDocsRequest, { uri })) as PreviewDocsResult;
+    const page = /── Tool probe: doc\(probe\) · \d+ tokens\n([\s\S]*?)\n(?:\n── |$)/.exec(preview.text)?.[1];
+    assert.equal(page, result!.doc, preview.text);
   });
 
   it('hovers the def of an exported tool', async () => {

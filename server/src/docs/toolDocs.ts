@@ -3,6 +3,7 @@
 // generates from the contract (server/src/contracts, vis-sdk.md §3.5); G1 tools, and typed tools
 // whose contract is not known, get their cleaned docstring.
 import type { Analysis } from '../analysis';
+import type { SymbolInfo } from '../contracts/symbols';
 import type { ContractFormat } from '../contracts/types';
 import { symbolsOf } from '../rules/symbols';
 import { cleandoc } from '../model/docstring';
@@ -32,15 +33,22 @@ export interface ToolDocSource {
 
 const TYPED_SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden', 'activity'];
 
-/** Tools by contract where the contract is known, by docstring otherwise. */
-export function contractToolDocSource(format: () => ContractFormat): ToolDocSource {
+/**
+ * Tools by contract where the contract is known, by docstring otherwise. `contracts` gives the Symbol
+ * contracts of an analysis; the server passes the ones its hovers show (records imported from sibling
+ * modules resolved), the default reads the file alone.
+ */
+export function contractToolDocSource(
+  format: () => ContractFormat,
+  contracts: (analysis: Pick<Analysis, 'model'>) => SymbolInfo[] = ({ model }) => symbolsOf(model, format()),
+): ToolDocSource {
   return {
     tools(analysis) {
       const { model } = analysis;
       const ext = findExtension(model);
       if (!ext) return [];
       if (ext.generation === 'G1') return docstringToolDocSource.tools(analysis);
-      const infos = new Map(symbolsOf(model, format()).map((i) => [i.call, i]));
+      const infos = new Map(contracts(analysis).map((i) => [i.call, i]));
       const out: ToolDoc[] = [];
       for (const item of fieldItems(model, ext, 'symbols') ?? []) {
         const info = item.kind === 'call' ? infos.get(item.call) : undefined;

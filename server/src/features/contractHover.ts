@@ -21,23 +21,24 @@ interface Cached {
 
 /** Contracts of one analysed document: cached per analysis object (one per version) and format. */
 export class ContractService {
-  private cache = new WeakMap<Analysis, Cached>();
+  private cache = new WeakMap<Pick<Analysis, 'model'>, Cached>();
 
   constructor(
     readonly modules: WorkspaceModules,
     private log?: (message: string) => void,
   ) {}
 
-  infos(analysis: Analysis, format: ContractFormat): SymbolInfo[] {
+  /** Also for the docs preview, which may pass a file read from disk (a model without an Analysis). */
+  infos(analysis: Pick<Analysis, 'model'>, format: ContractFormat): SymbolInfo[] {
     const hit = this.cache.get(analysis);
     if (hit && hit.format === format && this.modules.fresh(hit.deps)) return hit.infos;
-    const path = filePath(analysis.uri);
+    const path = filePath(analysis.model.uri);
     const loader = path ? this.modules.loaderFor(path, analysis.model) : undefined;
     let infos: SymbolInfo[];
     try {
       infos = symbolInfos(analysis.model, { format, loader, path });
     } catch (e) {
-      this.log?.(`contracts of ${analysis.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      this.log?.(`contracts of ${analysis.model.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       infos = [];
     }
     this.cache.set(analysis, { format, infos, deps: loader?.deps ?? [] });
@@ -105,6 +106,11 @@ function helpHeader(c: CallableContract): string {
 
 const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 const code = (s: string) => '`' + s.replace(/`/g, "'") + '`';
+/**
+ * A code span inside a table cell. GFM splits a row at every unescaped `|`, code spans included, and
+ * turns `\|` back into `|` inside them; nothing else is unescaped there, so backslashes stay as they are.
+ */
+const codeCell = (s: string) => code(s).replace(/\|/g, '\\|');
 
 function fence(lang: string, text: string): string {
   const ticks = text.includes('```') ? '````' : '```';
@@ -125,11 +131,11 @@ function toolCard(c: CallableContract, hidden: boolean): string {
           : p.required
             ? 'required'
             : p.default_source != null
-              ? code(p.default_source)
+              ? codeCell(p.default_source)
               : p.default_is_none
                 ? code('None')
                 : 'has default';
-      rows.push(`| ${code(p.name)} | ${code(typeText(p.type))} | ${p.kind} | ${cell(def)} | ${cell(p.type.description ?? '')} |`);
+      rows.push(`| ${codeCell(p.name)} | ${codeCell(typeText(p.type))} | ${p.kind} | ${def} | ${cell(p.type.description ?? '')} |`);
     }
     out.push(rows.join('\n'));
   }
@@ -144,7 +150,7 @@ function returnsBlock(t: TypeSpec): string {
     if (record !== t) lines.push(`\n${code(record.name)}${record.description ? ` — ${cell(record.description)}` : ''}`);
     if (record.sequence_field) lines.push(`\nSequence over ${code(record.sequence_field)}.`);
     const rows = ['', '| Field | Type | Required | Description |', '| --- | --- | --- | --- |'];
-    for (const f of record.fields) rows.push(`| ${code(f.name)} | ${code(typeText(f.type))} | ${f.required ? 'yes' : 'no'} | ${cell(f.type.description ?? '')} |`);
+    for (const f of record.fields) rows.push(`| ${codeCell(f.name)} | ${codeCell(typeText(f.type))} | ${f.required ? 'yes' : 'no'} | ${cell(f.type.description ?? '')} |`);
     lines.push(rows.join('\n'));
   }
   return lines.join('\n');
@@ -183,7 +189,7 @@ export function hoverMarkdown(target: Target, format: ContractFormat): string | 
   parts.push(`**${code(info.contract.name)}** · Vis namespace · ${info.tools.length} member${info.tools.length === 1 ? '' : 's'}`);
   if (info.unknownReason) parts.push(`_Partial: ${info.unknownReason}._`);
   const rows = ['| Member | Tag | Signature |', '| --- | --- | --- |'];
-  for (const t of info.tools) rows.push(`| ${code(t.name)}${t.hidden ? ' (hidden)' : ''} | ${t.tag} | ${code(t.contract.signature)} |`);
+  for (const t of info.tools) rows.push(`| ${codeCell(t.name)}${t.hidden ? ' (hidden)' : ''} | ${t.tag} | ${codeCell(t.contract.signature)} |`);
   parts.push(rows.join('\n'));
   for (const t of info.tools) parts.push(`---\n\n${toolCard(t.contract, t.hidden)}`);
   parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(info.contract, null, 2))));

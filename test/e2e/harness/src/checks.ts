@@ -3,8 +3,12 @@
 // it observed, which lands in the result JSON. Mark a check `soft` to record without failing the run.
 // Fixture files live in test/e2e/fixtures/workspace/ (a fresh copy per run, so checks may edit and save).
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type Check, type Diag, PRODUCT_ID, hoverText, toDiag } from './harness';
+import { FakeGateway, LEGACY_FAILED, LEGACY_OK } from '../../../host/fakeGateway';
+import { type Check, type CheckContext, type Diag, PRODUCT_ID, hoverText, toDiag } from './harness';
 
 /** missing_alias.py, line 2: vis.register_extension(vis.Extension(name="", description="d", symbols=[print])) */
 const MISSING_ALIAS: Diag[] = [
@@ -30,6 +34,69 @@ function describeAction(a: vscode.CodeAction): unknown {
       newText: e.newText,
     }))),
   };
+}
+
+/** Runs `asserts`; a failing assertion carries `observed` into the result JSON. */
+function expect<T>(observed: T, asserts: (o: T) => void): T {
+  try {
+    asserts(observed);
+  } catch (e) {
+    throw Object.assign(e as Error, { observed });
+  }
+  return observed;
+}
+
+const OUTPUT = 'Vis Authoring';
+const FORMAT_FIXTURE = 'format_me.py';
+
+/** The `doc(name)` text folded into a contract hover. */
+function hoverDoc(markdown: string, name: string): string | undefined {
+  return new RegExp(`<summary>doc\\(${name}\\)</summary>\\n\\n\`\`\`text\\n([\\s\\S]*?)\\n\`\`\`\\n`).exec(markdown)?.[1];
+}
+
+/** The `── Tool <name>: doc(<name>) · N tokens` page of a docs preview, without its header. */
+function previewPage(text: string, name: string): string | undefined {
+  const m = new RegExp(`── Tool ${name}: doc\\(${name}\\) · \\d+ tokens\\n([\\s\\S]*?)\\n(?:\\n── |$)`).exec(text);
+  return m?.[1];
+}
+
+/** The registry folder the product reads the gateway from (HOME is the run's private home). */
+const registryDir = () => path.join(os.homedir(), '.vis', 'gateway', 'registry');
+
+/** Tabs showing a diff whose left side is `uri`. */
+function diffTabs(uri: vscode.Uri): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) =>
+    tab.input instanceof vscode.TabInputTextDiff && tab.input.original.toString() === uri.toString());
+}
+
+/** Registers a Python formatter for format_me.py only: replaces ' with " on every line that has one. */
+export function registerQuoteFormatter(): vscode.Disposable {
+  return vscode.languages.registerDocumentFormattingEditProvider({ language: 'python', pattern: `**/${FORMAT_FIXTURE}` }, {
+    provideDocumentFormattingEdits(doc) {
+      const edits: vscode.TextEdit[] = [];
+      for (let i = 0; i < doc.lineCount; i++) {
+        const line = doc.lineAt(i);
+        if (line.text.includes("'")) edits.push(vscode.TextEdit.replace(line.range, line.text.replace(/'/g, '"')));
+      }
+      return edits;
+    },
+  });
+}
+
+/** Points visAuthoring.host.databasePath (a machine setting, so user level) at the WAL fixture copy; returns the path. */
+export async function useStateFixture(): Promise<string> {
+  const db = process.env.VIS_E2E_STATE_DB;
+  assert.ok(db && fs.existsSync(db), `VIS_E2E_STATE_DB (${db}) does not name the copied state fixture`);
+  await vscode.workspace.getConfiguration('visAuthoring.host').update('databasePath', db, vscode.ConfigurationTarget.Global);
+  return db;
+}
+
+async function stateValue(t: CheckContext, ext: string, key: string): Promise<string> {
+  await vscode.commands.executeCommand('visAuthoring.openStateValue', ext, key);
+  const doc = await t.waitForDocument(`the vis-state document of ${ext}/${key}`,
+    (u) => u.scheme === 'vis-state' && new URLSearchParams(u.query).get('ext') === ext && new URLSearchParams(u.query).get('key') === key,
+    (text) => text.length > 0);
+  return doc.getText();
 }
 
 export const checks: Check[] = [
@@ -148,6 +215,257 @@ export const checks: Check[] = [
       await t.waitForCodes(uri, []);
       await editor.document.save();
       return { line: editor.document.lineAt(2).text, clearedMs: Date.now() - t0 };
+    },
+  },
+  {
+    name: 'contract hover: vis.Symbol( and def measure show the contract JSON and doc(probe); Copy Symbol Contract copies it',
+    timeoutMs: 30000,
+    async run(t) {
+      const editor = await t.open('probe/extension.py');
+      const doc = editor.document;
+      const onSymbol = t.find(doc, 'vis.Symbol(', 6); // on "Symbol"
+      const onDef = t.find(doc, 'def measure', 6); // on "measure"
+      const symbolHover = await t.waitForHover(doc.uri, onSymbol, '"name": "probe"');
+      const defHover = await t.waitForHover(doc.uri, onDef, '"name": "probe"');
+      const want = [
+        '**`probe`** · Vis tool · tag `observation`',
+        "probe(target: str, /, *labels: str, timeout_s: float | None = None, **options: bool) -> 'Reading'",
+        // The pipe of the union escaped, so that GFM keeps it in the Type column.
+        '| `timeout_s` | `float \\| None` | keyword_only | `None` | Seconds; None disables the timeout. |',
+        '<details><summary>Contract JSON (C3)</summary>',
+        '<details><summary>doc(probe)</summary>',
+        '"name": "probe"',
+        '"kind": "record"',
+        '"name": "Reading"',
+        'Effect: observation',
+        '- timeout_s: float | None — Seconds; None disables the timeout. (keyword_only; default None)',
+        'Returns: Reading\nOne measurement.',
+      ];
+      // The clipboard: cleared first, so that what is read back is what the command wrote.
+      await vscode.env.clipboard.writeText('');
+      editor.selection = new vscode.Selection(onSymbol, onSymbol);
+      await vscode.commands.executeCommand('visAuthoring.copySymbolContract');
+      const copied = await t.until('the contract on the clipboard', async () => (await vscode.env.clipboard.readText()) || undefined, 5000);
+      const contract = JSON.parse(copied) as { name: string; tag: string; parameters: { name: string; kind: string }[]; returns: { kind: string; name: string; fields: { name: string }[] } };
+      const observed = {
+        symbolHoverFirstLine: symbolHover.split('\n')[0],
+        missingOnSymbol: want.filter((w) => !symbolHover.includes(w)),
+        missingOnDef: want.filter((w) => !defHover.includes(w)),
+        sameCardOnBoth: symbolHover === defHover,
+        hoverDoc: hoverDoc(symbolHover, 'probe'),
+        clipboard: { chars: copied.length, name: contract.name, tag: contract.tag, parameters: contract.parameters.map((p) => `${p.name}:${p.kind}`), returns: `${contract.returns.kind} ${contract.returns.name} {${contract.returns.fields.map((f) => f.name).join(', ')}}` },
+        clipboardIsTheHoverJson: symbolHover.includes('```json\n' + copied + '\n```'),
+      };
+      return expect(observed, (o) => {
+        assert.deepEqual(o.missingOnSymbol, []);
+        assert.deepEqual(o.missingOnDef, []);
+        assert.equal(contract.name, 'probe');
+        assert.deepEqual(o.clipboard.parameters, ['target:positional_only', 'labels:var_positional', 'timeout_s:keyword_only', 'options:var_keyword']);
+        assert.equal(o.clipboard.returns, 'record Reading {value, unit}');
+        assert.ok(o.clipboardIsTheHoverJson, 'the clipboard holds the JSON the hover shows');
+      });
+    },
+  },
+  {
+    name: 'docs preview: code lenses open the vis-preview document; it follows an edit of the docstring',
+    timeoutMs: 45000,
+    async run(t) {
+      const editor = await t.open('preview/extension.py');
+      const source = editor.document.uri;
+      const registration = t.find(editor.document, 'vis.register_extension(').line;
+      const lenses = await t.until('two code lenses', async () => {
+        const ls = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', source);
+        return (ls ?? []).length >= 2 && ls;
+      });
+      const lensRows = lenses.map((l) => ({ line: l.range.start.line, title: l.command?.title, command: l.command?.command, arguments: l.command?.arguments }));
+      const docsLens = lenses.find((l) => l.command?.command === 'visAuthoring.previewDocs');
+      assert.ok(docsLens?.command, `no lens runs visAuthoring.previewDocs: ${JSON.stringify(lensRows)}`);
+      // What clicking the lens does.
+      const t0 = Date.now();
+      await vscode.commands.executeCommand(docsLens.command.command, ...(docsLens.command.arguments ?? []));
+      const isPreview = (u: vscode.Uri) => u.scheme === 'vis-preview' && new URLSearchParams(u.query).get('source') === source.toString()
+        && new URLSearchParams(u.query).get('kind') === 'docs';
+      const preview = await t.waitForDocument('the docs preview', isPreview, (text) => text.includes('doc(probe)'), 30000);
+      const openedMs = Date.now() - t0;
+      const before = preview.getText();
+      // The same tool page as the hover's doc(probe): what the SDK generates from the same contract.
+      const hover = await t.waitForHover(source, t.find(editor.document, 'vis.Symbol(', 6), 'doc(probe)');
+      // Edit: a second docstring paragraph; the preview document must change without a save.
+      const docstring = t.find(editor.document, '"""Measure one target."""');
+      const t1 = Date.now();
+      const ok = await editor.edit((b) => b.replace(new vscode.Range(docstring, docstring.translate(0, 25)),
+        '"""Measure one target.\n\n    Retries once when the target times out.\n    """'));
+      assert.ok(ok, 'the edit was not applied');
+      const after = await t.waitForDocument('the preview to show the new docstring line', isPreview, (text) => text.includes('Retries once when the target times out.'), 10000);
+      const updatedMs = Date.now() - t1;
+      await editor.document.save();
+      const observed = {
+        lenses: lensRows,
+        registrationLine: registration,
+        previewUri: preview.uri.toString(),
+        openedMs,
+        updatedMs,
+        header: before.split('\n').slice(0, 1),
+        snapshotRow: before.split('\n').find((l) => l.startsWith('probe-kit — ')),
+        parts: before.split('\n').filter((l) => l.startsWith('── ')),
+        previewPage: previewPage(before, 'probe'),
+        hoverDoc: hoverDoc(hover, 'probe'),
+        pageAfterEdit: previewPage(after.getText(), 'probe')?.split('\n').slice(0, 4),
+        previewDirty: after.isDirty,
+      };
+      return expect(observed, (o) => {
+        assert.deepEqual(o.lenses.map((l) => [l.line, l.title, l.command, l.arguments]), [
+          [registration, 'Preview model-facing docs', 'visAuthoring.previewDocs', [source.toString()]],
+          [registration, 'Preview prompt', 'visAuthoring.previewPrompt', [source.toString()]],
+        ]);
+        assert.equal(o.snapshotRow, 'probe-kit — Measures targets and reports readings.');
+        assert.ok(o.parts.some((p) => /^── Snapshot row · \d+ tokens$/.test(p)), 'a snapshot row part');
+        assert.ok(o.parts.some((p) => /^── Tool probe: doc\(probe\) · \d+ tokens$/.test(p)), 'a doc(probe) part');
+        assert.ok(o.previewPage?.includes('\nEffect: observation\n'), 'doc(probe) has Effect: observation');
+        assert.equal(o.previewPage, o.hoverDoc, 'the preview\'s doc(probe) page is the doc text of the contract hover');
+        assert.deepEqual(o.pageAfterEdit, ['Measure one target.', '', 'Retries once when the target times out.', '']);
+      });
+    },
+  },
+  {
+    name: 'routing: prompt.routing with an unknown verb is ROUTE-001; the hover renders a valid call',
+    async run(t) {
+      const editor = await t.open('routing.py');
+      const uri = editor.document.uri;
+      const [route] = await t.waitForCodes(uri, ['ROUTE-001']);
+      const valid = await t.waitForHover(uri, t.find(editor.document, 'prompt.routing("Go"', 8), 'go surface active');
+      const invalid = await t.hover(uri, t.find(editor.document, 'prompt.routing("python"', 8));
+      const observed = { diagnostic: toDiag(route), validHover: valid, invalidHover: invalid };
+      return expect(observed, (o) => {
+        assert.deepEqual(o.diagnostic, { code: 'ROUTE-001', message: 'unknown language verbs: fly', severity: 'error', range: [9, 52, 9, 74] });
+        assert.equal(o.validHover, [
+          '**prompt.routing** — the text the model reads, current wording (vis-lang-interface 2.6.2 and later)',
+          '',
+          '```text',
+          'go surface active — Go through its own toolchain:',
+          '  go.build',
+          '  go.repl_eval',
+          'Use these verbs, not a shell command, to format, lint and test Go. Read their typed result; do not parse output.',
+          'A REPL stays alive after the call that started it, and nothing in the context shows that it is alive. `go.repl_status` tells you; `go.repl_stop` ends it. Evaluate in a live REPL to check a change without a new toolchain startup.',
+          'Run go vet before a commit.',
+          '```',
+        ].join('\n'));
+        assert.equal(o.invalidHover, '**prompt.routing** raises `ValueError: unknown language verbs: fly` when the module is imported, so Vis does not load the extension.');
+      });
+    },
+  },
+  {
+    name: 'format preview: Preview Format Changes opens a diff titled (+3 −3) and leaves the file clean',
+    async run(t) {
+      const formatter = registerQuoteFormatter();
+      try {
+        const editor = await t.open(FORMAT_FIXTURE);
+        const uri = editor.document.uri;
+        const original = editor.document.getText();
+        const t0 = Date.now();
+        await vscode.commands.executeCommand('visAuthoring.previewFormatChanges');
+        const [tab] = await t.until('a diff tab of format_me.py', () => diffTabs(uri).length > 0 && diffTabs(uri), 10000);
+        const input = tab.input as vscode.TabInputTextDiff;
+        const right = await vscode.workspace.openTextDocument(input.modified);
+        const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        const observed = {
+          openedMs: Date.now() - t0,
+          label: tab.label,
+          modified: input.modified.scheme,
+          formatted: right.getText(),
+          sourceDirty: source?.isDirty,
+          sourceUnchanged: source?.getText() === original && fs.readFileSync(uri.fsPath, 'utf8') === original,
+        };
+        await vscode.window.tabGroups.close(tab);
+        return expect(observed, (o) => {
+          assert.equal(o.label, 'format_me.py ↔ formatted (+3 −3)');
+          assert.equal(o.modified, 'vis-format-preview');
+          assert.equal(o.formatted, original.replace(/'/g, '"'));
+          assert.equal(o.sourceDirty, false);
+          assert.ok(o.sourceUnchanged, 'format_me.py is unchanged in the editor and on disk');
+        });
+      } finally {
+        formatter.dispose();
+      }
+    },
+  },
+  {
+    name: 'host: Reload Vis Extensions without a gateway says how to start Vis',
+    async run(t) {
+      fs.rmSync(registryDir(), { recursive: true, force: true });
+      await t.open('probe/extension.py'); // the reload acts on the active file's folder
+      await vscode.commands.executeCommand('visAuthoring.reloadHost');
+      const line = await t.waitForOutputLine(OUTPUT, 'reload failed [no-gateway]');
+      return expect({ outputLine: line.slice(line.indexOf('[host]')) }, (o) => {
+        assert.ok(o.outputLine.endsWith('[host] reload failed [no-gateway]: No Vis gateway is running. Start Vis in this folder (run `vis-agent`, or `vis-agent gateway start`); a fresh start loads your extension files, so no reload is needed.'), o.outputLine);
+      });
+    },
+  },
+  {
+    name: 'host: Reload Vis Extensions against the fake gateway (test/host/fakeGateway.ts): /reload turn, then failures as diagnostics',
+    timeoutMs: 30000,
+    async run(t) {
+      let reloads = 0;
+      const gateway = await new FakeGateway({ protocol: 12, version: '0.1.56', title: () => (++reloads === 1 ? LEGACY_OK : LEGACY_FAILED) }).start();
+      const registry = await gateway.register(os.homedir(), { db: path.join(os.homedir(), '.vis', 'vis.mdb') });
+      try {
+        await t.open('probe/extension.py');
+        const t0 = Date.now();
+        await vscode.commands.executeCommand('visAuthoring.reloadHost');
+        const okMs = Date.now() - t0;
+        const okLine = await t.waitForOutputLine(OUTPUT, `[host] ${LEGACY_OK} (turn t1,`);
+        // The second reload reports two failures; its warning waits for the user, so the command is not awaited.
+        void vscode.commands.executeCommand('visAuthoring.reloadHost');
+        const broken = t.uri('.vis/extensions/broken.py');
+        const hostDiags = await t.until('vis host diagnostics on .vis/extensions/broken.py', () => {
+          const ds = vscode.languages.getDiagnostics(broken).filter((d) => d.source === 'vis host');
+          return ds.length > 0 && ds;
+        });
+        const turns = gateway.seen.filter((s) => s.method === 'POST' && /\/turns$/.test(s.path));
+        const observed = {
+          okMs,
+          okOutputLine: okLine.slice(okLine.indexOf('[host]')),
+          routes: [...new Set(gateway.routes())],
+          turnRequests: turns.map((s) => s.body?.request),
+          client: turns.map((s) => `${s.headers['x-vis-client']} protocol ${s.headers['x-vis-protocol']}`),
+          sessionRoot: [...gateway.sessions.values()].map((s) => s.root),
+          hostDiagnostics: hostDiags.map(toDiag).map((d) => ({ ...d, range: d.range.slice(0, 2) })),
+        };
+        return expect(observed, (o) => {
+          assert.deepEqual(o.turnRequests, ['/reload', '/reload']);
+          assert.deepEqual(o.client, ['vis-authoring-vscode protocol 12', 'vis-authoring-vscode protocol 12']);
+          assert.deepEqual(o.sessionRoot, [t.workspace.fsPath]);
+          assert.deepEqual(o.hostDiagnostics, [{
+            code: '', severity: 'error', range: [6, 0],
+            message: 'Vis could not load this extension on /reload (its last good version stays loaded): SyntaxError: invalid syntax (broken.py, line 7)',
+          }]);
+        });
+      } finally {
+        fs.rmSync(registry, { force: true });
+        await gateway.stop();
+      }
+    },
+  },
+  {
+    name: 'host: the Vis State view reads the WAL-mode vis.db fixture (visAuthoring.host.databasePath)',
+    async run(t) {
+      const db = await useStateFixture();
+      try {
+        await vscode.commands.executeCommand('visAuthoring.refreshState');
+        const observed = {
+          db: path.basename(path.dirname(db)) + '/' + path.basename(db),
+          'greeter/names': await stateValue(t, 'greeter', 'names'),
+          'greeter/count': await stateValue(t, 'greeter', 'count'),
+          'repo-tools/broken': await stateValue(t, 'repo-tools', 'broken'),
+        };
+        return expect(observed, (o) => {
+          assert.deepEqual(JSON.parse(o['greeter/names']), ['ada', 'grace', 'linus']);
+          assert.equal(JSON.parse(o['greeter/count']), 2);
+          assert.match(JSON.parse(o['repo-tools/broken']).error, /^cannot decode this value: zstd payload is corrupt: unexpected EOF$/);
+        });
+      } finally {
+        await vscode.workspace.getConfiguration('visAuthoring.host').update('databasePath', undefined, vscode.ConfigurationTarget.Global);
+      }
     },
   },
 ];

@@ -1,18 +1,57 @@
 // Entry point of the e2e harness extension. It does nothing unless VIS_E2E_RESULT names a result file
 // (set by scripts/e2e/run.mjs in code-server's environment, which the extension host inherits).
 import * as vscode from 'vscode';
-import { checks } from './checks';
-import { runChecks } from './harness';
+import { checks, useStateFixture } from './checks';
+import { CheckContext, runChecks } from './harness';
 
-export function activate(): void {
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export function activate(context: vscode.ExtensionContext): void {
   const out = process.env.VIS_E2E_RESULT;
   if (!out) return;
+  const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (workspace) registerScenes(context, new CheckContext(workspace, context.logUri));
   const filter = (process.env.VIS_E2E_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   void runChecks(checks, out, filter, async (t) => {
     // Leave the workbench as the runner's screenshot should show it: the first fixture, Problems panel open.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(t.uri('missing_alias.py')), { preview: false });
     await vscode.commands.executeCommand('workbench.actions.view.problems');
-  });
+  }, context.logUri);
+}
+
+/**
+ * Commands the runner's DOM checks start from the command palette (titles in package.json), each
+ * arranging the workbench for one screenshot after the harness result is written.
+ */
+function registerScenes(context: vscode.ExtensionContext, t: CheckContext): void {
+  /** A clean workbench: no editors, no panel, no notification toasts (the notification center keeps them). */
+  const clear = async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('notifications.hideToasts');
+  };
+  context.subscriptions.push(
+    vscode.commands.registerCommand('visE2e.sceneHover', async () => {
+      await clear();
+      const editor = await t.open('probe/extension.py');
+      const at = t.find(editor.document, 'vis.Symbol(', 6);
+      editor.selection = new vscode.Selection(at, at);
+      editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.AtTop);
+      await sleep(300); // let the palette hand the focus back to the editor
+      await vscode.commands.executeCommand('editor.action.showHover');
+    }),
+    vscode.commands.registerCommand('visE2e.scenePreview', async () => {
+      await clear();
+      await t.open('preview/extension.py');
+      await vscode.commands.executeCommand('visAuthoring.previewDocs');
+    }),
+    vscode.commands.registerCommand('visE2e.sceneState', async () => {
+      await useStateFixture();
+      await clear();
+      await vscode.commands.executeCommand('visAuthoring.state.focus');
+      await vscode.commands.executeCommand('visAuthoring.refreshState');
+    }),
+  );
 }
 
 export function deactivate(): void {}

@@ -1,6 +1,7 @@
 // The in-editor e2e harness: helpers the checks use, and the loop that runs them inside real VS Code.
 // It runs in VS Code's extension host (code-server), next to the installed vis-authoring extension.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 export const PRODUCT_ID = 'vis-authoring.vis-authoring';
@@ -56,7 +57,11 @@ export function toDiag(d: vscode.Diagnostic): Diag {
 }
 
 export class CheckContext {
-  constructor(readonly workspace: vscode.Uri) {}
+  /**
+   * @param logUri the harness extension's log folder (`<logs>/exthost1/<extension id>`): output channels of
+   * every extension are written next to it, under `output_logging_*` (VS Code 1.100).
+   */
+  constructor(readonly workspace: vscode.Uri, readonly logUri?: vscode.Uri) {}
 
   /** A file of the workspace fixture (test/e2e/fixtures/workspace, copied per run). */
   uri(name: string): vscode.Uri {
@@ -94,13 +99,81 @@ export class CheckContext {
     return this.waitForDiagnostics(uri, (ds) => ds.map((d) => d.code).join(',') === codes.join(','), timeoutMs);
   }
 
-  async until<T>(what: string, get: () => T | undefined | false, timeoutMs = 15000): Promise<T> {
+  async until<T>(what: string, get: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const v = get();
+      const v = await get();
       if (v) return v;
       if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
       await sleep(100);
+    }
+  }
+
+  /** The position of the `nth` (0-based) occurrence of `needle` in the document, plus `offset` characters. */
+  find(doc: vscode.TextDocument, needle: string, offset = 0, nth = 0): vscode.Position {
+    let at = -1;
+    for (let i = 0; i <= nth; i++) {
+      at = doc.getText().indexOf(needle, at + 1);
+      if (at < 0) throw new Error(`${JSON.stringify(needle)} (#${nth}) not found in ${doc.uri.path}`);
+    }
+    return doc.positionAt(at + offset);
+  }
+
+  /** The Markdown of the hovers at a position (all providers, as VS Code merges them). */
+  async hover(uri: vscode.Uri, at: vscode.Position): Promise<string> {
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, at);
+    return hoverText(hovers).join('\n\n');
+  }
+
+  /** Waits until the hover at a position contains `needle` (the server answers once the file is analysed). */
+  waitForHover(uri: vscode.Uri, at: vscode.Position, needle: string, timeoutMs = 15000): Promise<string> {
+    let last = '';
+    return this.until(`a hover containing ${JSON.stringify(needle)} at ${at.line}:${at.character}`, async () => {
+      last = await this.hover(uri, at);
+      return last.includes(needle) && last;
+    }, timeoutMs).catch((e) => { throw Object.assign(e as Error, { observed: { lastHover: last } }); });
+  }
+
+  /** The text of an output channel as VS Code logs it (`output_logging_*\/<n>-<name>.log` next to logUri). */
+  outputChannelText(name: string): string {
+    if (!this.logUri) throw new Error('no log folder: the harness was activated without an extension context');
+    const exthost = path.dirname(this.logUri.fsPath);
+    let text = '';
+    for (const dir of fs.readdirSync(exthost).filter((d) => d.startsWith('output_logging_')).sort()) {
+      for (const f of fs.readdirSync(path.join(exthost, dir))) {
+        if (f.replace(/^\d+-/, '') === `${name}.log`) text += fs.readFileSync(path.join(exthost, dir, f), 'utf8');
+      }
+    }
+    return text;
+  }
+
+  /** Waits until an output channel has a line that contains `needle`; returns that line. */
+  waitForOutputLine(channel: string, needle: string, timeoutMs = 15000): Promise<string> {
+    return this.until(`a line containing ${JSON.stringify(needle)} in the ${channel} output`, () =>
+      this.outputChannelText(channel).split('\n').find((l) => l.includes(needle)), timeoutMs)
+      .catch((e) => { throw Object.assign(e as Error, { observed: { output: this.outputChannelText(channel).split('\n').slice(-20) } }); });
+  }
+
+  /** Waits until an open document whose URI satisfies `match` has text satisfying `ready` (polls, and wakes on changes). */
+  async waitForDocument(what: string, match: (uri: vscode.Uri) => boolean, ready: (text: string) => boolean, timeoutMs = 15000): Promise<vscode.TextDocument> {
+    const find = () => vscode.workspace.textDocuments.find((d) => match(d.uri) && ready(d.getText()));
+    let wake: (() => void) | undefined;
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => { if (match(e.document.uri)) wake?.(); });
+    try {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const doc = find();
+        if (doc) return doc;
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          const seen = vscode.workspace.textDocuments.filter((d) => match(d.uri)).map((d) => ({ uri: d.uri.toString(), text: d.getText().slice(0, 2000) }));
+          throw Object.assign(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`), { observed: { documents: seen } });
+        }
+        await new Promise<void>((r) => { const t = setTimeout(r, Math.min(left, 200)); wake = () => { clearTimeout(t); r(); }; });
+        wake = undefined;
+      }
+    } finally {
+      sub.dispose();
     }
   }
 }
@@ -122,14 +195,14 @@ function withTimeout<T>(p: Promise<T>, ms: number, name: string): Promise<T> {
  * Runs the checks in order and writes the result JSON to `out` (atomically: a temp file, then rename).
  * Before writing, `finish` arranges the workbench for the runner's screenshot.
  */
-export async function runChecks(checks: Check[], out: string, filter: string[], finish: (t: CheckContext) => Promise<void>): Promise<void> {
+export async function runChecks(checks: Check[], out: string, filter: string[], finish: (t: CheckContext) => Promise<void>, logUri?: vscode.Uri): Promise<void> {
   const t0 = Date.now();
   const product = vscode.extensions.getExtension(PRODUCT_ID);
   const result: HarnessResult = { ok: false, vscodeVersion: vscode.version, totalMs: 0, checks: [] };
   try {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error('no workspace folder is open');
-    const t = new CheckContext(folder.uri);
+    const t = new CheckContext(folder.uri, logUri);
     for (const check of checks) {
       if (filter.length && !filter.some((f) => check.name.includes(f))) continue;
       const started = Date.now();
