@@ -37,7 +37,7 @@ vis.register_extension(vis.Extension(name="t", description="T", alias="t", symbo
 ]))
 `;
 
-describe('language server (stdio)', { skip: !fs.existsSync(bundle) && 'run npm run build first' }, () => {
+describe('language server (stdio)', () => {
   let child: ChildProcess;
   let conn: MessageConnection;
   let dir: string;
@@ -45,6 +45,7 @@ describe('language server (stdio)', { skip: !fs.existsSync(bundle) && 'run npm r
   let settings: Record<string, unknown> = { contractFormat: 'C3' };
 
   before(async () => {
+    assert.ok(fs.existsSync(bundle), `${bundle} is missing: npm test builds it first (or run npm run build)`);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-lsp-'));
     fs.writeFileSync(path.join(dir, 'models.py'), 'from dataclasses import dataclass\n\n@dataclass\nclass Reading:\n    """A reading."""\n    value: float\n');
     const file = path.join(dir, 'extension.py');
@@ -107,6 +108,23 @@ describe('language server (stdio)', { skip: !fs.existsSync(bundle) && 'run npm r
     const preview = (await conn.sendRequest(PreviewDocsRequest, { uri })) as PreviewDocsResult;
     const page = /── Tool probe: doc\(probe\) · \d+ tokens\n([\s\S]*?)\n(?:\n── |$)/.exec(preview.text)?.[1];
     assert.equal(page, result!.doc, preview.text);
+  });
+
+  it('follows a change to the sibling module in the next preview, with the open document unchanged', async () => {
+    const models = path.join(dir, 'models.py');
+    const before = fs.readFileSync(models, 'utf8');
+    // A later mtime for sure, whatever the file system's time resolution.
+    fs.writeFileSync(models, before + '    unit: str = "s"\n');
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(models, later, later);
+    try {
+      const preview = (await conn.sendRequest(PreviewDocsRequest, { uri })) as PreviewDocsResult;
+      assert.ok(preview.text.includes('Reading — A reading.\n- value: float\n- unit: str (has default)'), preview.text);
+    } finally {
+      fs.writeFileSync(models, before);
+      const again = new Date(Date.now() + 10000);
+      fs.utimesSync(models, again, again);
+    }
   });
 
   it('hovers the def of an exported tool', async () => {

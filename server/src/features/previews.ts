@@ -20,17 +20,11 @@ import { analysisOf, routingVersionOf, type ServerContext } from './context';
 type Kind = 'docs' | 'prompt';
 
 export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void {
-  // An analysis is replaced on every edit and on a settings change, so it keys the cache by itself.
-  const cache = { docs: new WeakMap<Analysis, DocsPreview>(), prompt: new WeakMap<Analysis, DocsPreview>() };
-
+  // Built anew for each request (milliseconds; token counts are cached by text): a preview depends
+  // on the document and also on sibling modules its records come from, which change on their own.
   const build = (analysis: Pick<Analysis, 'model'>, kind: Kind): DocsPreview => {
     const options = { tools, routingVersion: routingVersionOf(ctx.settings) };
     return kind === 'docs' ? previewDocs(analysis, options) : previewPrompt(analysis, options);
-  };
-  const preview = (analysis: Analysis, kind: Kind): DocsPreview => {
-    let p = cache[kind].get(analysis);
-    if (!p) cache[kind].set(analysis, (p = build(analysis, kind)));
-    return p;
   };
 
   /** The preview of an open document, or of the file on disk (a preview can outlive its editor). */
@@ -39,7 +33,7 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
     let p: DocsPreview | undefined;
     if (doc) {
       const analysis = analysisOf(ctx, doc);
-      p = analysis && preview(analysis, kind);
+      p = analysis && build(analysis, kind);
     } else {
       const text = readFile(params.uri);
       if (text !== undefined && ctx.settings.enable && text.length <= ctx.settings.maxFileSize) p = build(analyzeText(params.uri, text), kind);
