@@ -76,7 +76,7 @@ export const g1Rules: Rule[] = [
   },
   g1('G1-EXT-2', 'extension', EXTENSION_PARAMS, 'vis.extension name is a non-empty string.', requireG1Text('name')),
   g1('G1-EXT-3', 'extension', EXTENSION_PARAMS, 'vis.extension description is a non-empty string.', requireG1Text('description')),
-  g1('G1-EXT-4', 'extension', EXTENSION_PARAMS, 'vis.extension needs an alias when symbols are declared.', (ctx, call, arg) => {
+  g1('G1-EXT-4', 'extension', EXTENSION_PARAMS, 'vis.extension needs an alias when symbols are declared.', (ctx, _call, arg) => {
     const symbols = arg('symbols');
     if (!symbols || truthy(symbols) !== true) return;
     const alias = arg('alias');
@@ -110,7 +110,7 @@ export const g1Rules: Rule[] = [
       for (const call of callsOf(ctx.model, 'g1', 'extension')) unexpectedKeywords(ctx, call, 'extension', EXTENSION_PARAMS);
     },
   },
-  g1('G1-SYM-1', 'symbol', SYMBOL_PARAMS, 'vis.symbol wraps a callable.', (ctx, call, arg) => {
+  g1('G1-SYM-1', 'symbol', SYMBOL_PARAMS, 'vis.symbol wraps a callable.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (fn && isCallable(fn) === false) ctx.report(fn.range, 'vis.symbol(fn, ...) requires a callable');
   }),
