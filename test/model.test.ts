@@ -231,6 +231,45 @@ describe('declaration model: functions, classes, dataclasses, future import, PEP
   });
 });
 
+describe('declaration model: docstrings', () => {
+  it('takes a first statement that is a string literal and nothing more, after comments', () => {
+    const m = model(
+      py`
+        def plain():
+            # a comment first
+            r'''Raw \n text.'''
+
+        def joined():
+            "Two " 'parts.'
+
+        def expression():
+            "not" + "a docstring"
+
+        def method_call():
+            "not".join([])
+
+        def code_first():
+            x = 1
+            "too late"
+
+        def none():
+            pass
+      `,
+    );
+    assert.deepEqual(
+      m.functions.map((f) => [f.name, f.docstring ?? null]),
+      [
+        ['plain', 'Raw \\n text.'],
+        ['joined', 'Two parts.'],
+        ['expression', null],
+        ['method_call', null],
+        ['code_first', null],
+        ['none', null],
+      ],
+    );
+  });
+});
+
 describe('declaration model: typing through an unclosed call', () => {
   const complete = py`
     import blockether.vis.extension as vis

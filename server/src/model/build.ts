@@ -371,14 +371,18 @@ function readDecorators(outer: Node): Decorator[] {
 }
 
 function docstringOf(body: Node | null): string | undefined {
-  // Only the first statement matters: walk siblings rather than materialising the whole body.
+  // Only the first statement matters: walk siblings rather than materialising the whole body, and
+  // tell a comment (`#`) and a string statement (a quote, maybe after a prefix) by their first
+  // characters. The statement is a docstring only when it is a string literal and nothing more.
   let first = body?.firstNamedChild ?? null;
-  while (first && ty(first) === 'comment') first = first.nextNamedSibling;
-  if (!first || ty(first) !== 'expression_statement' || first.namedChildCount !== 1) return undefined;
-  const s = first.namedChildren[0];
-  if (!s) return undefined;
-  const v = toValue(s);
-  return v.kind === 'str' ? v.value : undefined;
+  if (!first) return undefined;
+  const src = sourceOf(first.tree).text;
+  while (first && src.charCodeAt(first.startIndex) === 35) first = first.nextNamedSibling;
+  if (!first || !/[rRbBuUfF]{0,2}['"]/y.test(src.slice(first.startIndex, first.startIndex + 3))) return undefined;
+  const expr = first.firstNamedChild;
+  if (!expr) return undefined;
+  const v = toValue(expr);
+  return v.kind === 'str' && ty(first) === 'expression_statement' ? v.value : undefined;
 }
 
 export function readFunction(outer: Node, def: Node): FunctionDecl {
@@ -554,7 +558,7 @@ export function readClass(outer: Node, def: Node): ClassDecl {
       if (fn.name === '__init__') cls.selfAssignments = readSelfAssignments(inner);
     } else if (inner && ty(inner) === 'class_definition') {
       cls.classes.push(readClass(stmt, inner));
-    } else if (ty(stmt) === 'expression_statement' && stmt.namedChildCount === 1) {
+    } else if (ty(stmt) === 'expression_statement') {
       assignments.push(readLater(spanOf(stmt), '', '', (root) => readClassAssignment(root.firstNamedChild?.firstNamedChild ?? null)));
     }
   }
