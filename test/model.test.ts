@@ -270,6 +270,43 @@ describe('declaration model: docstrings', () => {
   });
 });
 
+describe('declaration model: definition headers', () => {
+  it('reads names, parameters, return types and bases around type parameters', () => {
+    const m = model(
+      py`
+        def first[T](x: T, /) -> list[T]:
+            """First."""
+
+        def plain(a, b=2):
+            pass
+
+        def typed() -> int: return 1
+
+        class Box[T](Base, metaclass=Meta):
+            """A box."""
+
+        class Bare:
+            pass
+      `,
+    );
+    assert.deepEqual(
+      m.functions.map((f) => [f.name, f.params.map((p) => `${p.name}:${p.kind}`).join(','), f.returns ?? null, f.docstring ?? null]),
+      [
+        ['first', 'x:positional_only', 'list[T]', 'First.'],
+        ['plain', 'a:positional_or_keyword,b:positional_or_keyword', null, null],
+        ['typed', '', 'int', null],
+      ],
+    );
+    assert.deepEqual(
+      m.classes.map((c) => [c.name, c.bases, c.docstring ?? null]),
+      [
+        ['Box', ['Base'], 'A box.'],
+        ['Bare', [], null],
+      ],
+    );
+  });
+});
+
 describe('declaration model: typing through an unclosed call', () => {
   const complete = py`
     import blockether.vis.extension as vis

@@ -385,11 +385,30 @@ function docstringOf(body: Node | null): string | undefined {
   return v.kind === 'str' && ty(first) === 'expression_statement' ? v.value : undefined;
 }
 
+/**
+ * A definition's header parts in one WASM read: `def name[T](params) -> ret: body` and
+ * `class Name[T](bases): body` list their parts in this order; the optional ones are told apart by
+ * their first character (`[` type parameters, `(` parameters or bases).
+ */
+function headerParts(def: Node): { name?: Node; args?: Node; returns?: Node; body?: Node } {
+  const parts = kids(def);
+  const src = sourceOf(def.tree).text;
+  const name = parts[0];
+  const body = parts.length > 1 ? parts[parts.length - 1] : undefined;
+  if (name) setType(name, 'identifier');
+  let i = 1;
+  if (i < parts.length - 1 && src[parts[i].startIndex] === '[') i++;
+  const args = i < parts.length - 1 && src[parts[i].startIndex] === '(' ? parts[i++] : undefined;
+  const returns = i < parts.length - 1 ? parts[i] : undefined;
+  return { name, args, returns, body };
+}
+
+function setType(n: Node, type: string): void {
+  (n as Cached)[TYPE] ??= type;
+}
+
 export function readFunction(outer: Node, def: Node): FunctionDecl {
-  const nameNode = def.childForFieldName('name');
-  if (nameNode) (nameNode as Cached)[TYPE] ??= 'identifier';
-  const returnsNode = def.childForFieldName('return_type');
-  const paramsNode = def.childForFieldName('parameters');
+  const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
   const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
   return {
     name: textOf(nameNode) ?? '',
@@ -401,7 +420,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     returns: textOf(returnsNode),
     returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
     decorators: readDecorators(outer),
-    docstring: docstringOf(def.childForFieldName('body')),
+    docstring: docstringOf(body ?? null),
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
 }
@@ -497,7 +516,7 @@ function readParams(params: Node | null): Param[] {
     const src = sourceOf(p.tree).text;
     if (nameNode && src[nameNode.startIndex] === '*') star = src[nameNode.startIndex + 1] === '*' ? '**' : '*';
     const nameId = star ? nameNode?.namedChildren[0] : nameNode;
-    if (nameId) (nameId as Cached)[TYPE] ??= 'identifier';
+    if (nameId) setType(nameId, 'identifier');
     const name = textOf(nameId) ?? '';
     const kind = star === '*' ? 'var_positional' : star === '**' ? 'var_keyword' : keywordOnly ? 'keyword_only' : 'positional_or_keyword';
     if (star === '*') keywordOnly = true;
@@ -515,9 +534,7 @@ function readParams(params: Node | null): Param[] {
 }
 
 export function readClass(outer: Node, def: Node): ClassDecl {
-  const nameNode = def.childForFieldName('name');
-  if (nameNode) (nameNode as Cached)[TYPE] ??= 'identifier';
-  const body = def.childForFieldName('body');
+  const { name: nameNode, args: supers, body } = headerParts(def);
   // Class-body assignments (dataclass fields, class attributes) are read when first asked for.
   const assignments: (() => ClassAssignments)[] = [];
   const fieldsAndAttributes = () => {
@@ -536,7 +553,7 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
     bases: [],
     decorators: readDecorators(outer),
-    docstring: docstringOf(body),
+    docstring: docstringOf(body ?? null),
     methods: [],
     get fields() {
       return (assigned ??= fieldsAndAttributes()).fields;
@@ -547,7 +564,6 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     classes: [],
     selfAssignments: [],
   };
-  const supers = def.childForFieldName('superclasses');
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
@@ -719,7 +735,7 @@ function readArgs(list: Node): Argument[] {
     if (!a || ty(a) === 'comment') continue;
     if (ty(a) === 'keyword_argument') {
       const [name, value] = kids(a);
-      if (name) (name as Cached)[TYPE] ??= 'identifier';
+      if (name) setType(name, 'identifier');
       const v: Value = value ? toValue(value) : { kind: 'unknown', range: rangeOf(a), text: textOf(a) };
       out.push({
         name: textOf(name),
