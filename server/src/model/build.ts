@@ -349,21 +349,24 @@ function readImport(stmt: Node, f: Fragment, conditional: boolean): void {
 
 function readDecorators(outer: Node): Decorator[] {
   if (ty(outer) !== 'decorated_definition') return [];
+  const src = sourceOf(outer.tree).text;
   const out: Decorator[] = [];
-  for (const d of outer.namedChildren) {
-    if (!d || ty(d) !== 'decorator') continue;
-    const expr = d.namedChildren.find((c) => !!c && ty(c) !== 'comment');
+  // The decorators come first, each starting with `@`; the definition is the last part.
+  for (const d of kids(outer)) {
+    if (src.charCodeAt(d.startIndex) !== 64) continue;
+    const expr = d.firstNamedChild;
     if (!expr) continue;
-    ty(expr);
-    const dec: Decorator = { text: textOf(expr), range: join(rangeOf(d), rangeOf(expr)) };
-    if (ty(expr) === 'call') {
+    const type = ty(expr);
+    const { text, range } = spanOf(expr);
+    const dec: Decorator = { text, range: { start: { line: d.startPosition.row, character: d.startPosition.column }, end: range.end } };
+    if (type === 'call') {
       const v = toValue(expr);
       if (v.kind === 'call') {
         dec.call = v.call;
         dec.name = v.call.callee;
       }
-    } else if (ty(expr) === 'identifier' || ty(expr) === 'attribute') {
-      dec.name = textOf(expr);
+    } else if (type === 'identifier' || type === 'attribute') {
+      dec.name = text;
     }
     out.push(dec);
   }
