@@ -4,7 +4,7 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { previewDocs, previewPrompt, type PreviewOptions } from '../../server/src/docs/preview';
 import { contractToolDocSource, docstringToolDocSource, type ToolDocSource } from '../../server/src/docs/toolDocs';
-import { analyze, py, ready } from '../helpers/analyze';
+import { analyze, pyLines as py, ready } from '../helpers/fixture';
 
 before(ready);
 

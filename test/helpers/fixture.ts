@@ -1,6 +1,7 @@
 // Inline Python fixtures with range markers: `[|text|]` marks an expected range; the markers are
 // removed from the text and the ranges returned in order of their opening marker.
 import { analyzeText } from '../../server/src/analysis';
+import { initParser } from '../../server/src/parse/parser';
 import type { Range } from '../../server/src/model/types';
 import type { Finding } from '../../server/src/rules/types';
 
@@ -53,4 +54,20 @@ export function py(strings: TemplateStringsArray, ...values: unknown[]): string 
   const lines = raw.split('\n');
   const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
   return lines.map((l) => l.slice(indent)).join('\n');
+}
+
+export const URI = 'file:///work/ext/extension.py';
+
+export async function ready(): Promise<void> {
+  await initParser();
+}
+
+/** Joins lines with "\n" and ends with a newline, so test sources read as files. */
+export function pyLines(...lines: string[]): string {
+  return lines.join('\n') + '\n';
+}
+
+/** The model and findings of a text analysed as the file at `uri`. */
+export function analyze(text: string, uri = URI) {
+  return analyzeText(uri, text);
 }

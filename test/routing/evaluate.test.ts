@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { evaluateRouting, routingCalls, type RoutingEvaluation } from '../../server/src/routing/evaluate';
 import type { RoutingVersion } from '../../server/src/routing/render';
-import { analyze, py, ready } from '../helpers/analyze';
+import { analyze, pyLines as py, ready } from '../helpers/fixture';
 
 before(ready);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { routingHover } from '../../server/src/features/routing';
 import { routingCalls } from '../../server/src/routing/evaluate';
-import { analyze, py, ready } from '../helpers/analyze';
+import { analyze, pyLines as py, ready } from '../helpers/fixture';
 
 before(ready);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { analyze, py, ready } from '../helpers/analyze';
+import { analyze, pyLines as py, ready } from '../helpers/fixture';
 
 before(ready);
 
