@@ -256,6 +256,108 @@ const cases: Case[] = [
     messages: ["symbol() got an unexpected keyword argument 'schema'"],
     good: 'import vis\n\n' + TOOL + 'vis.extension(name="a", description="d", alias="a", symbols=[vis.symbol(greet, name="hello", is_hidden=True)])\n',
   },
+  {
+    rule: 'SLH-001',
+    bad: G3 + TOOL + 'vis.SlashCommand([|"  "|], greet)\nvis.SlashCommand(name=[|None|], run=greet)\n',
+    messages: ['vis.SlashCommand requires name=<non-empty string>', 'vis.SlashCommand requires name=<non-empty string>'],
+    good: G3 + TOOL + 'vis.SlashCommand("greet", greet, doc="Greet.", usage="/greet NAME")\n',
+  },
+  {
+    rule: 'SLH-002',
+    bad: G3 + 'vis.SlashCommand("greet", [|"greet"|])\n',
+    messages: ['vis.SlashCommand requires a callable run'],
+    good: G3 + 'vis.SlashCommand("greet", lambda ctx: "hi")\n',
+  },
+  {
+    rule: 'SLH-003',
+    bad: G3 + TOOL + 'vis.SlashCommand("greet", greet, doc=[|["Greet."]|], usage=[|3|])\n',
+    messages: ['vis.SlashCommand doc must be text', 'vis.SlashCommand usage must be text'],
+    good: G3 + TOOL + 'vis.SlashCommand("greet", greet, None, "/greet")\n',
+  },
+  {
+    rule: 'HOOK-001',
+    bad: G3 + TOOL + 'vis.OpHook(["patch"], greet, phase=[|"during"|])\n',
+    messages: ['vis.OpHook phase must be before or after'],
+    good: G3 + TOOL + 'vis.OpHook(["patch"], greet, "after")\n',
+  },
+  {
+    rule: 'HOOK-002',
+    bad: G3 + 'vis.OpHook(["patch"], [|None|])\n',
+    messages: ['vis.OpHook requires a callable fn'],
+    good: G3 + TOOL + 'vis.OpHook(["patch"], greet)\n',
+  },
+  {
+    rule: 'HOOK-003',
+    bad: G3 + TOOL + 'vis.OpHook([|"patch"|], greet)\nvis.OpHook([|[]|], greet)\nvis.OpHook([|["patch", " "]|], greet)\n',
+    messages: ['vis.OpHook requires a non-empty ops list', 'vis.OpHook requires a non-empty ops list', 'vis.OpHook requires a non-empty ops list'],
+    good: G3 + TOOL + 'vis.OpHook(("patch", "shell"), greet)\nvis.OpHook([op for op in OPS], greet)\n',
+  },
+  {
+    rule: 'HOOK-004',
+    bad: G3 + TOOL + 'vis.OpHook([|["fs_access", "patch"]|], greet)\n',
+    messages: ['vis.OpHook: a gate cannot share a hook with ordinary operations'],
+    good: G3 + TOOL + 'vis.OpHook(["fs_access"], greet)\n',
+  },
+  {
+    rule: 'HOOK-005',
+    bad: G3 + TOOL + 'vis.OpHook(["fs_access"], greet, phase=[|"after"|])\n',
+    messages: ['vis.OpHook: a gate is asked before the operation runs'],
+    good: G3 + TOOL + 'vis.OpHook(["fs_access"], greet, phase="before")\n',
+  },
+  {
+    rule: 'HOOK-006',
+    bad: G3 + TOOL + 'vis.OpHook(["patch", [|"pach"|]], greet)\n',
+    messages: ["unknown op 'pach': Vis finds hooks by op name, so this hook never fires; documented ops are patch, shell, python_execution, draft/create, draft/approve, draft/discard, git/commit, fs_access"],
+    good: G3 + TOOL + 'vis.OpHook(["patch", "git/commit", "write"], greet)\n',
+  },
+  {
+    rule: 'NF-001',
+    bad: G3 + 'vis.NetworkFilter([|{"host": "x"}|])\n',
+    messages: ['vis.NetworkFilter requires a callable'],
+    good: G3 + TOOL + 'vis.NetworkFilter(greet)\n',
+  },
+  {
+    rule: 'G1-SL-1',
+    bad: 'import vis\n\nvis.slash([|""|], [|"run"|])\n',
+    messages: ['vis.slash(name, run, ...) requires name=<non-empty string>', 'vis.slash(name, run, ...) requires a callable run'],
+    good: 'import vis\n\n' + TOOL + 'vis.slash("greet", greet, doc="Greet.")\n',
+  },
+  {
+    rule: 'G1-HK-1',
+    bad: 'import vis\n\nvis.op_hook([|None|], [|1|], phase=[|"around"|])\n',
+    messages: ['vis.op_hook requires a non-empty ops list', 'vis.op_hook(ops, fn, ...) requires a callable fn', "vis.op_hook phase must be before or after, got 'around'"],
+    good: 'import vis\n\n' + TOOL + 'vis.op_hook(["patch"], greet, "after")\n',
+  },
+  {
+    rule: 'G1-HK-2',
+    bad: 'import vis\n\n' + TOOL + 'vis.op_hook([|["fs_access", "patch", "shell"]|], greet)\n',
+    messages: ["vis.op_hook: 'fs_access' is a gate and is asked, not wrapped, so it cannot share a hook with ['patch', 'shell']"],
+    good: 'import vis\n\n' + TOOL + 'vis.op_hook(["fs_access"], greet)\n',
+  },
+  {
+    rule: 'G1-HK-3',
+    bad: 'import vis\n\n' + TOOL + 'vis.op_hook(["fs_access"], greet, [|"after"|])\n',
+    messages: ["vis.op_hook: 'fs_access' is a gate, asked before the operation runs, so phase='after' means nothing"],
+    good: 'import vis\n\n' + TOOL + 'vis.op_hook(["patch"], greet, "after")\n',
+  },
+  {
+    rule: 'G1-HK-4',
+    bad: 'import vis\n\n' + TOOL + 'vis.op_hook([|"patch"|], greet)\n',
+    messages: ["ops='patch' is split into its characters ['p', 'a', 't', 'c', 'h'], so this hook never fires; pass a list: ops=['patch']"],
+    good: 'import vis\n\n' + TOOL + 'vis.op_hook(["patch"], greet)\n',
+  },
+  {
+    rule: 'G1-HK-5',
+    bad: 'import vis\n\n' + TOOL + 'vis.op_hook([[|"fs_acess"|]], greet)\n',
+    messages: ["unknown op 'fs_acess': Vis finds hooks by op name, so this hook never fires; documented ops are patch, shell, python_execution, draft/create, draft/approve, draft/discard, git/commit, fs_access"],
+    good: 'import vis\n\n' + TOOL + 'vis.op_hook(["grep", "move"], greet)\n',
+  },
+  {
+    rule: 'G1-NF-1',
+    bad: 'import vis\n\nvis.network_filter([|"filter"|])\n',
+    messages: ['vis.network_filter(fn) requires a callable'],
+    good: 'import vis\n\n' + TOOL + 'vis.network_filter(greet)\n',
+  },
 ];
 
 describe('rules', () => {
@@ -274,7 +376,7 @@ describe('rules', () => {
 
   it('every rule of the foundation has a failing and a passing case', () => {
     const covered = new Set(cases.map((c) => c.rule));
-    const foundation = allRules.map((r) => r.id).filter((id) => /^(EXT|REG|IMP|G1-)/.test(id));
+    const foundation = allRules.map((r) => r.id).filter((id) => /^(EXT|REG|IMP|G1-|SLH|HOOK|NF)/.test(id));
     assert.deepEqual(foundation.filter((id) => !covered.has(id)), []);
   });
 

@@ -3,6 +3,7 @@ import type { ContractFormat } from '../contracts/types';
 import type { Model } from '../model/types';
 import { extensionRules } from './extension';
 import { g1Rules } from './g1';
+import { hookRules } from './hooks';
 import { methodRules } from './methods';
 import { registrationRules } from './registration';
 import { routingRules } from './routing';
@@ -11,7 +12,7 @@ import { symbolRules } from './symbols';
 import type { Finding, Rule, Severity } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
+export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
 /** Per-rule severity overrides from the settings; `off` silences a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;

@@ -1,0 +1,164 @@
+// Slash commands, op hooks and network filters: the typed SDK's SlashCommand, OpHook and
+// NetworkFilter (vis-sdk.md §2.8) and the G1 builders vis.slash, vis.op_hook and vis.network_filter
+// (§4), plus op names Vis does not know (§5.4, a warning: an unknown op silently never fires).
+import { pyRepr, pyStr, pyStrip } from '../model/literals';
+import { isCallable, isKnown, resolve } from '../model/sdk';
+import type { Call, Value } from '../model/types';
+import type { Rule, RuleContext, Severity } from './types';
+import { bindArguments, callsOf } from './util';
+
+const GATE = 'fs_access';
+/** Documented op names: G3 docs, and the older ones (python-extensions.md) hosts still key by. */
+const KNOWN_OPS = ['patch', 'shell', 'python_execution', 'draft/create', 'draft/approve', 'draft/discard', 'git/commit', GATE, 'write', 'struct_patch', 'move', 'copy', 'delete', 'grep'];
+
+type Arg = (name: string) => Value | undefined;
+
+/** A rule over every call to one SDK member, with its arguments bound to the member's parameters. */
+function perCall(id: string, flavour: 'typed' | 'g1', member: string, params: string[], summary: string, check: (ctx: RuleContext, call: Call, arg: Arg) => void, severity: Severity = 'error'): Rule {
+  return {
+    id,
+    severity,
+    summary,
+    check(ctx) {
+      const generations = flavour === 'g1' ? ['G1'] : ['G2', 'G3'];
+      if (!generations.includes(ctx.model.generation ?? '')) return;
+      for (const call of callsOf(ctx.model, flavour, member)) {
+        const bound = bindArguments(call, params);
+        if (!bound) continue;
+        check(ctx, call, (name) => {
+          const a = bound.get(name);
+          return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
+        });
+      }
+    },
+  };
+}
+
+const notCallable = (v: Value | undefined) => v !== undefined && isCallable(v) === false;
+
+/** The ops as known strings, or undefined when the list (or any item) is not statically known. */
+function opsOf(ctx: RuleContext, v: Value | undefined): { items: Value[]; names: string[] } | undefined {
+  if (!v || (v.kind !== 'list' && v.kind !== 'tuple')) return undefined;
+  const items = v.items.map((i) => resolve(ctx.model, i));
+  if (items.some((i) => i.kind !== 'str')) return undefined;
+  return { items: v.items, names: items.map((i) => (i as Extract<Value, { kind: 'str' }>).value) };
+}
+
+function opNameWarnings(ctx: RuleContext, v: Value | undefined): void {
+  if (!v || (v.kind !== 'list' && v.kind !== 'tuple')) return;
+  for (const raw of v.items) {
+    const item = resolve(ctx.model, raw);
+    if (item.kind === 'str' && pyStrip(item.value) !== '' && !KNOWN_OPS.includes(item.value)) {
+      ctx.report(raw.range, `unknown op ${pyRepr(item.value)}: Vis finds hooks by op name, so this hook never fires; documented ops are ${KNOWN_OPS.slice(0, 8).join(', ')}`);
+    }
+  }
+}
+
+const SLASH = ['name', 'run', 'doc', 'usage'];
+const OP_HOOK = ['ops', 'fn', 'phase'];
+
+export const hookRules: Rule[] = [
+  // Typed SDK (G2/G3).
+  perCall('SLH-001', 'typed', 'SlashCommand', SLASH, 'SlashCommand name is a non-blank string.', (ctx, _call, arg) => {
+    const v = arg('name');
+    if (v && isKnown(v) && (v.kind !== 'str' || pyStrip(v.value) === '')) ctx.report(v.range, 'vis.SlashCommand requires name=<non-empty string>');
+  }),
+  perCall('SLH-002', 'typed', 'SlashCommand', SLASH, 'SlashCommand run is a callable.', (ctx, _call, arg) => {
+    const v = arg('run');
+    if (notCallable(v)) ctx.report(v!.range, 'vis.SlashCommand requires a callable run');
+  }),
+  perCall('SLH-003', 'typed', 'SlashCommand', SLASH, 'SlashCommand doc and usage are text or None.', (ctx, _call, arg) => {
+    for (const field of ['doc', 'usage']) {
+      const v = arg(field);
+      if (v && isKnown(v) && v.kind !== 'none' && v.kind !== 'str') ctx.report(v.range, `vis.SlashCommand ${field} must be text`);
+    }
+  }),
+  perCall('HOOK-001', 'typed', 'OpHook', OP_HOOK, 'OpHook phase is before or after.', (ctx, _call, arg) => {
+    const v = arg('phase');
+    if (v && isKnown(v) && !(v.kind === 'str' && (v.value === 'before' || v.value === 'after'))) ctx.report(v.range, 'vis.OpHook phase must be before or after');
+  }),
+  perCall('HOOK-002', 'typed', 'OpHook', OP_HOOK, 'OpHook fn is a callable.', (ctx, _call, arg) => {
+    const v = arg('fn');
+    if (notCallable(v)) ctx.report(v!.range, 'vis.OpHook requires a callable fn');
+  }),
+  perCall('HOOK-003', 'typed', 'OpHook', OP_HOOK, 'OpHook ops is a non-empty list of op names (a bare string is refused).', (ctx, _call, arg) => {
+    const v = arg('ops');
+    if (!v || !isKnown(v) || (v.kind === 'comprehension' && v.of === 'list')) return;
+    const bad =
+      (v.kind !== 'list' && v.kind !== 'tuple') ||
+      v.items.length === 0 ||
+      v.items.some((raw) => {
+        const i = resolve(ctx.model, raw);
+        return isKnown(i) && (i.kind !== 'str' || pyStrip(i.value) === '');
+      });
+    if (bad) ctx.report(v.range, 'vis.OpHook requires a non-empty ops list');
+  }),
+  perCall('HOOK-004', 'typed', 'OpHook', OP_HOOK, 'The fs_access gate has a hook of its own.', (ctx, _call, arg) => {
+    const ops = opsOf(ctx, arg('ops'));
+    if (ops && ops.names.includes(GATE) && ops.names.some((n) => n !== GATE)) ctx.report(arg('ops')!.range, 'vis.OpHook: a gate cannot share a hook with ordinary operations');
+  }),
+  perCall('HOOK-005', 'typed', 'OpHook', OP_HOOK, 'The fs_access gate is asked before, never after.', (ctx, _call, arg) => {
+    const ops = opsOf(ctx, arg('ops'));
+    const phase = arg('phase');
+    if (ops?.names.includes(GATE) && phase?.kind === 'str' && phase.value === 'after') ctx.report(phase.range, 'vis.OpHook: a gate is asked before the operation runs');
+  }),
+  perCall('HOOK-006', 'typed', 'OpHook', OP_HOOK, 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning'),
+  perCall('NF-001', 'typed', 'NetworkFilter', ['fn'], 'NetworkFilter fn is a callable.', (ctx, _call, arg) => {
+    const v = arg('fn');
+    if (notCallable(v)) ctx.report(v!.range, 'vis.NetworkFilter requires a callable');
+  }),
+
+  // G1 builders (Vis 0.1.41).
+  perCall('G1-SL-1', 'g1', 'slash', SLASH, 'vis.slash takes a non-empty name and a callable run.', (ctx, _call, arg) => {
+    // A missing name or run is Python's own TypeError (both are required parameters).
+    const name = arg('name');
+    if (name && isKnown(name) && (name.kind !== 'str' || name.value === '')) ctx.report(name.range, 'vis.slash(name, run, ...) requires name=<non-empty string>');
+    const run = arg('run');
+    if (notCallable(run)) ctx.report(run!.range, 'vis.slash(name, run, ...) requires a callable run');
+  }),
+  perCall('G1-HK-1', 'g1', 'op_hook', OP_HOOK, 'vis.op_hook: phase before or after, a callable fn, a non-empty ops list.', (ctx, _call, arg) => {
+    const phase = arg('phase');
+    if (phase && isKnown(phase) && !(phase.kind === 'str' && (phase.value === 'before' || phase.value === 'after'))) {
+      const shown = phase.kind === 'str' ? pyRepr(phase.value) : pyStr(phase);
+      if (shown !== undefined) ctx.report(phase.range, `vis.op_hook phase must be before or after, got ${shown}`);
+    }
+    const fn = arg('fn');
+    if (notCallable(fn)) ctx.report(fn!.range, 'vis.op_hook(ops, fn, ...) requires a callable fn');
+    // `[str(o) for o in ops or []]`: None, an empty list or an empty string leave no op.
+    const ops = arg('ops');
+    const empty = ops && (ops.kind === 'none' || ((ops.kind === 'list' || ops.kind === 'tuple') && ops.items.length === 0) || (ops.kind === 'str' && ops.value === ''));
+    if (empty) ctx.report(ops.range, 'vis.op_hook requires a non-empty ops list');
+  }),
+  perCall('G1-HK-2', 'g1', 'op_hook', OP_HOOK, 'The fs_access gate has a hook of its own.', (ctx, _call, arg) => {
+    const ops = opsOf(ctx, arg('ops'));
+    if (!ops || !ops.names.includes(GATE)) return;
+    const others = ops.names.filter((n) => n !== GATE);
+    if (others.length) ctx.report(arg('ops')!.range, `vis.op_hook: 'fs_access' is a gate and is asked, not wrapped, so it cannot share a hook with [${others.map(pyRepr).join(', ')}]`);
+  }),
+  perCall('G1-HK-3', 'g1', 'op_hook', OP_HOOK, 'The fs_access gate is asked before, never after.', (ctx, _call, arg) => {
+    const ops = opsOf(ctx, arg('ops'));
+    const phase = arg('phase');
+    if (ops?.names.includes(GATE) && phase?.kind === 'str' && phase.value === 'after') {
+      ctx.report(phase.range, "vis.op_hook: 'fs_access' is a gate, asked before the operation runs, so phase='after' means nothing");
+    }
+  }),
+  perCall(
+    'G1-HK-4',
+    'g1',
+    'op_hook',
+    OP_HOOK,
+    'A bare string as ops is split into characters and never fires.',
+    (ctx, _call, arg) => {
+      const ops = arg('ops');
+      if (ops?.kind !== 'str' || ops.value === '') return;
+      const chars = [...ops.value].map(pyRepr).join(', ');
+      ctx.report(ops.range, `ops=${pyRepr(ops.value)} is split into its characters [${chars}], so this hook never fires; pass a list: ops=[${pyRepr(ops.value)}]`);
+    },
+    'warning',
+  ),
+  perCall('G1-HK-5', 'g1', 'op_hook', OP_HOOK, 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning'),
+  perCall('G1-NF-1', 'g1', 'network_filter', ['fn'], 'vis.network_filter wraps a callable.', (ctx, _call, arg) => {
+    const fn = arg('fn');
+    if (notCallable(fn)) ctx.report(fn!.range, 'vis.network_filter(fn) requires a callable');
+  }),
+];
