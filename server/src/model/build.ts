@@ -37,14 +37,29 @@ export function rangeOf(n: Node): Range {
 }
 
 // Every property of a web-tree-sitter node is a call into WASM; these read each one once per node.
-const TYPE = Symbol('type');
-const SPAN = Symbol('span');
-type Cached = Node & { [TYPE]?: string; [SPAN]?: { range: Range; text: string } };
+// What is read is kept in one object of a fixed shape, added to the node once, so every node keeps
+// the same shape (and property reads stay fast whatever order a node's facts are read in).
+class NodeFacts {
+  type: string | undefined = undefined;
+  span: { range: Range; text: string } | undefined = undefined;
+}
+const FACTS = Symbol('facts');
+type WithFacts = Node & { [FACTS]?: NodeFacts };
+
+function facts(n: Node): NodeFacts {
+  return ((n as WithFacts)[FACTS] ??= new NodeFacts());
+}
 
 /** A node's type ('' for none). */
 function ty(n: Node | null | undefined): string {
   if (!n) return '';
-  return ((n as Cached)[TYPE] ??= n.type);
+  const f = facts(n);
+  return (f.type ??= n.type);
+}
+
+/** Records a type the grammar guarantees, so it is not read from WASM. */
+function setType(n: Node, type: string): void {
+  facts(n).type ??= type;
 }
 
 function textOf(n: Node): string;
@@ -74,7 +89,8 @@ function assignmentParts(a: Node): { left?: Node; type?: Node; right?: Node } {
 
 /** A node's range and source text together, sharing the one WASM call both need. */
 function spanOf(n: Node): { range: Range; text: string } {
-  return ((n as Cached)[SPAN] ??= computeSpan(n));
+  const f = facts(n);
+  return (f.span ??= computeSpan(n));
 }
 
 /** Leaf tokens whose end the source text tells (a name, a number, a keyword): no WASM call needed. */
@@ -102,7 +118,7 @@ function positionAt(n: Node, offset: number): { line: number; character: number 
 /** Records a node's span when its end is known without asking WASM (the start of what follows it). */
 function knownEnd(n: Node, end: number): void {
   const text = sourceOf(n.tree).text.slice(n.startIndex, end);
-  (n as Cached)[SPAN] ??= { range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: positionAt(n, end) }, text };
+  facts(n).span ??= { range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: positionAt(n, end) }, text };
 }
 
 /** A range from one range's start to another's end. */
@@ -112,7 +128,7 @@ function join(a: Range, b: Range): Range {
 
 function computeSpan(n: Node): { range: Range; text: string } {
   const { text, lineStarts } = sourceOf(n.tree);
-  const known = (n as Cached)[TYPE];
+  const known = facts(n).type;
   const lexical = known !== undefined ? LEXICAL_END[known] : undefined;
   let end: number;
   if (lexical) {
@@ -406,9 +422,6 @@ function headerParts(def: Node): { name?: Node; args?: Node; returns?: Node; bod
   return { name, args, returns, body };
 }
 
-function setType(n: Node, type: string): void {
-  (n as Cached)[TYPE] ??= type;
-}
 
 export function readFunction(outer: Node, def: Node): FunctionDecl {
   const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
@@ -714,7 +727,7 @@ export function toValue(n: Node): Value {
       while (calleeEnd > fn.startIndex && /\s/.test(src[calleeEnd - 1])) calleeEnd--;
       knownEnd(fn, calleeEnd);
       if (!DOTTED.test(textOf(fn))) return { kind: 'unknown', range, text };
-      (argsNode as Cached)[SPAN] ??= { range: { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, text: src.slice(argsNode.startIndex, n.startIndex + text.length) };
+      facts(argsNode).span ??= { range: { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, text: src.slice(argsNode.startIndex, n.startIndex + text.length) };
       const call: Call = {
         callee: textOf(fn).replace(/\s+/g, ''),
         args: ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
