@@ -144,6 +144,11 @@ export function pyRepr(s: string): string {
   return out + quote;
 }
 
+/** Python's repr() of a known scalar value (a str quoted, others as str() prints them), or undefined. */
+export function pyReprValue(v: Value): string | undefined {
+  return v.kind === 'str' ? pyRepr(v.value) : pyStr(v);
+}
+
 /** Python's str() of a known scalar value (how the SDKs coerce names, verbs and notes), or undefined. */
 export function pyStr(v: Value): string | undefined {
   switch (v.kind) {

@@ -1,10 +1,10 @@
 // The lowercase G1 SDK of Vis 0.1.41 (`import vis`): `vis.extension(...)` and `vis.symbol(...)`.
 // Every builder accepts positional arguments. vis-sdk.md §4.
 import { functionNamed, isCallable, isKnown, resolve, truthy } from '../model/sdk';
-import { pyRepr, pyStr, pyStrip } from '../model/literals';
-import type { Call, Value } from '../model/types';
+import { pyRepr, pyReprValue, pyStr, pyStrip } from '../model/literals';
+import type { Call } from '../model/types';
 import type { Rule, RuleContext } from './types';
-import { bindArguments, callsOf, isEnvName } from './util';
+import { callsOf, isEnvName, perCall, unexpectedKeywordRule, type BoundArg } from './util';
 
 /** `vis.extension(...)` parameters in order (every one may be passed positionally). */
 export const EXTENSION_PARAMS = [
@@ -26,43 +26,13 @@ export const EXTENSION_PARAMS = [
 /** `vis.symbol(...)` parameters in order. */
 export const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden'];
 
-function g1(id: string, member: string, params: string[], summary: string, check: (ctx: RuleContext, call: Call, arg: (name: string) => Value | undefined) => void): Rule {
-  return {
-    id,
-    severity: 'error',
-    summary,
-    check(ctx) {
-      if (ctx.model.generation !== 'G1') return;
-      for (const call of callsOf(ctx.model, 'g1', member)) {
-        const bound = bindArguments(call, params);
-        if (!bound) continue;
-        // A missing argument is Python's default None; the value keeps the written range for reporting.
-        check(ctx, call, (name) => {
-          const a = bound.get(name);
-          return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
-        });
-      }
-    },
-  };
-}
-
-function pyReprValue(v: Value): string | undefined {
-  return v.kind === 'str' ? pyRepr(v.value) : pyStr(v);
-}
-
-const requireG1Text = (field: 'name' | 'description') => (ctx: RuleContext, call: Call, arg: (n: string) => Value | undefined) => {
+const requireG1Text = (field: 'name' | 'description') => (ctx: RuleContext, call: Call, arg: BoundArg) => {
   const v = arg(field);
   if (v && !isKnown(v)) return;
   if (!v || v.kind !== 'str' || v.value === '') {
     ctx.report(v?.range ?? call.calleeRange, `vis.extension(...) requires ${field}=<non-empty string>`);
   }
 };
-
-function unexpectedKeywords(ctx: RuleContext, call: Call, fn: string, params: string[]): void {
-  for (const a of call.args) {
-    if (a.name !== undefined && !params.includes(a.name)) ctx.report(a.nameRange ?? a.range, `${fn}() got an unexpected keyword argument '${a.name}'`);
-  }
-}
 
 export const g1Rules: Rule[] = [
   {
@@ -74,26 +44,26 @@ export const g1Rules: Rule[] = [
       for (const call of callsOf(model, 'g1', 'extension').slice(1)) report(call.range, 'vis.extension() may only be called once per file');
     },
   },
-  g1('G1-EXT-2', 'extension', EXTENSION_PARAMS, 'vis.extension name is a non-empty string.', requireG1Text('name')),
-  g1('G1-EXT-3', 'extension', EXTENSION_PARAMS, 'vis.extension description is a non-empty string.', requireG1Text('description')),
-  g1('G1-EXT-4', 'extension', EXTENSION_PARAMS, 'vis.extension needs an alias when symbols are declared.', (ctx, _call, arg) => {
+  perCall('G1-EXT-2', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension name is a non-empty string.', requireG1Text('name')),
+  perCall('G1-EXT-3', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension description is a non-empty string.', requireG1Text('description')),
+  perCall('G1-EXT-4', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension needs an alias when symbols are declared.', (ctx, _call, arg) => {
     const symbols = arg('symbols');
     if (!symbols || truthy(symbols) !== true) return;
     const alias = arg('alias');
     if (alias && truthy(alias) !== false) return;
     ctx.report(alias?.range ?? symbols.range, 'vis.extension(...) requires alias=<string> when symbols= is declared');
   }),
-  g1('G1-EXT-5', 'extension', EXTENSION_PARAMS, 'vis.extension ctx is a callable.', (ctx, _call, arg) => {
+  perCall('G1-EXT-5', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension ctx is a callable.', (ctx, _call, arg) => {
     const v = arg('ctx');
     if (v && v.kind !== 'none' && isCallable(v) === false) ctx.report(v.range, 'vis.extension(...) ctx= must be a callable (env) -> dict of session contributions');
   }),
-  g1('G1-EXT-6', 'extension', EXTENSION_PARAMS, 'vis.extension env is a list of names.', (ctx, _call, arg) => {
+  perCall('G1-EXT-6', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension env is a list of names.', (ctx, _call, arg) => {
     const v = arg('env');
     if (!v) return;
     const notIterable = ['int', 'float', 'complex', 'bool', 'function', 'lambda', 'ellipsis'].includes(v.kind);
     if (v.kind === 'str' || notIterable) ctx.report(v.range, 'vis.extension(...) env= must be a list of environment variable names');
   }),
-  g1('G1-EXT-7', 'extension', EXTENSION_PARAMS, 'vis.extension env entries are environment variable names.', (ctx, _call, arg) => {
+  perCall('G1-EXT-7', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension env entries are environment variable names.', (ctx, _call, arg) => {
     const v = arg('env');
     if (!v || (v.kind !== 'list' && v.kind !== 'tuple' && v.kind !== 'set')) return;
     for (const raw of v.items) {
@@ -101,26 +71,18 @@ export const g1Rules: Rule[] = [
       if (s !== undefined && !isEnvName(s)) ctx.report(raw.range, `vis.extension(...) env= entries must be environment variable names, got ${pyRepr(s)}`);
     }
   }),
-  {
-    id: 'G1-EXT-8',
-    severity: 'error',
-    summary: 'vis.extension takes only its declared parameters.',
-    check(ctx) {
-      if (ctx.model.generation !== 'G1') return;
-      for (const call of callsOf(ctx.model, 'g1', 'extension')) unexpectedKeywords(ctx, call, 'extension', EXTENSION_PARAMS);
-    },
-  },
-  g1('G1-SYM-1', 'symbol', SYMBOL_PARAMS, 'vis.symbol wraps a callable.', (ctx, _call, arg) => {
+  unexpectedKeywordRule('G1-EXT-8', 'g1', 'extension', 'extension', EXTENSION_PARAMS, 'vis.extension takes only its declared parameters.'),
+  perCall('G1-SYM-1', 'g1', 'symbol', SYMBOL_PARAMS, 'vis.symbol wraps a callable.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (fn && isCallable(fn) === false) ctx.report(fn.range, 'vis.symbol(fn, ...) requires a callable');
   }),
-  g1('G1-SYM-2', 'symbol', SYMBOL_PARAMS, 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
+  perCall('G1-SYM-2', 'g1', 'symbol', SYMBOL_PARAMS, 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
     const tag = arg('tag');
     if (!tag || !isKnown(tag) || (tag.kind === 'str' && (tag.value === 'observation' || tag.value === 'mutation'))) return;
     const shown = pyReprValue(tag);
     if (shown !== undefined) ctx.report(tag.range, `vis.symbol tag must be observation or mutation, got ${shown}`);
   }),
-  g1('G1-SYM-3', 'symbol', SYMBOL_PARAMS, 'A vis.symbol function has a docstring.', (ctx, _call, arg) => {
+  perCall('G1-SYM-3', 'g1', 'symbol', SYMBOL_PARAMS, 'A vis.symbol function has a docstring.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (!fn) return;
     const name = fn.kind === 'lambda' ? '<lambda>' : fn.kind === 'function' ? fn.name : undefined;
@@ -131,13 +93,5 @@ export const g1Rules: Rule[] = [
       ctx.report(fn.range, `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`);
     }
   }),
-  {
-    id: 'G1-SYM-4',
-    severity: 'error',
-    summary: 'vis.symbol takes only fn, name, tag and is_hidden.',
-    check(ctx) {
-      if (ctx.model.generation !== 'G1') return;
-      for (const call of callsOf(ctx.model, 'g1', 'symbol')) unexpectedKeywords(ctx, call, 'symbol', SYMBOL_PARAMS);
-    },
-  },
+  unexpectedKeywordRule('G1-SYM-4', 'g1', 'symbol', 'symbol', SYMBOL_PARAMS, 'vis.symbol takes only fn, name, tag and is_hidden.'),
 ];

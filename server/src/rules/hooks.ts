@@ -1,38 +1,15 @@
 // Slash commands, op hooks and network filters: the typed SDK's SlashCommand, OpHook and
 // NetworkFilter (vis-sdk.md §2.8) and the G1 builders vis.slash, vis.op_hook and vis.network_filter
 // (§4), plus op names Vis does not know (§5.4, a warning: an unknown op silently never fires).
-import { pyRepr, pyStr, pyStrip } from '../model/literals';
+import { pyRepr, pyReprValue, pyStrip } from '../model/literals';
 import { isCallable, isKnown, resolve } from '../model/sdk';
-import type { Call, Value } from '../model/types';
-import type { Rule, RuleContext, Severity } from './types';
-import { bindArguments, callsOf } from './util';
+import type { Value } from '../model/types';
+import type { Rule, RuleContext } from './types';
+import { perCall } from './util';
 
 const GATE = 'fs_access';
 /** Documented op names: G3 docs, and the older ones (python-extensions.md) hosts still key by. */
 const KNOWN_OPS = ['patch', 'shell', 'python_execution', 'draft/create', 'draft/approve', 'draft/discard', 'git/commit', GATE, 'write', 'struct_patch', 'move', 'copy', 'delete', 'grep'];
-
-type Arg = (name: string) => Value | undefined;
-
-/** A rule over every call to one SDK member, with its arguments bound to the member's parameters. */
-function perCall(id: string, flavour: 'typed' | 'g1', member: string, params: string[], summary: string, check: (ctx: RuleContext, call: Call, arg: Arg) => void, severity: Severity = 'error'): Rule {
-  return {
-    id,
-    severity,
-    summary,
-    check(ctx) {
-      const generations = flavour === 'g1' ? ['G1'] : ['G2', 'G3'];
-      if (!generations.includes(ctx.model.generation ?? '')) return;
-      for (const call of callsOf(ctx.model, flavour, member)) {
-        const bound = bindArguments(call, params);
-        if (!bound) continue;
-        check(ctx, call, (name) => {
-          const a = bound.get(name);
-          return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
-        });
-      }
-    },
-  };
-}
 
 const notCallable = (v: Value | undefined) => v !== undefined && isCallable(v) === false;
 
@@ -119,7 +96,7 @@ export const hookRules: Rule[] = [
   perCall('G1-HK-1', 'g1', 'op_hook', OP_HOOK, 'vis.op_hook: phase before or after, a callable fn, a non-empty ops list.', (ctx, _call, arg) => {
     const phase = arg('phase');
     if (phase && isKnown(phase) && !(phase.kind === 'str' && (phase.value === 'before' || phase.value === 'after'))) {
-      const shown = phase.kind === 'str' ? pyRepr(phase.value) : pyStr(phase);
+      const shown = pyReprValue(phase);
       if (shown !== undefined) ctx.report(phase.range, `vis.op_hook phase must be before or after, got ${shown}`);
     }
     const fn = arg('fn');

@@ -1,6 +1,7 @@
 // Small readers over calls in the model, shared by the rule families.
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Value } from '../model/types';
+import type { Rule, RuleContext, Severity } from './types';
 
 /** Calls in the file that resolve to the given SDK member. */
 export function callsOf(model: Model, flavour: 'typed' | 'g1', member: string): Call[] {
@@ -73,4 +74,62 @@ export function pathOf(uri: string): string {
 /** The environment-variable-name test the SDK applies (non-empty, no leading digit, alnum or `_` only). */
 export function isEnvName(s: string): boolean {
   return s.length > 0 && !/^\p{Nd}/u.test(s) && /^[\p{L}\p{N}_]+$/u.test(s);
+}
+
+/** Whether the file is written for that SDK: G1 for `g1`, G2 or G3 for `typed`. */
+function ofFlavour(ctx: RuleContext, flavour: 'typed' | 'g1'): boolean {
+  const g = ctx.model.generation;
+  return flavour === 'g1' ? g === 'G1' : g === 'G2' || g === 'G3';
+}
+
+/** An argument of a bound call: its resolved value, reported at the range where it is written. */
+export type BoundArg = (name: string) => Value | undefined;
+
+/**
+ * A rule over every call to one SDK member in files of that SDK (G1 for `g1`, G2/G3 for `typed`),
+ * with the call's arguments bound to the member's parameters. Calls whose binding splats make
+ * unknowable are skipped; a parameter that was not given reads as undefined.
+ */
+export function perCall(
+  id: string,
+  flavour: 'typed' | 'g1',
+  member: string,
+  params: readonly string[],
+  summary: string,
+  check: (ctx: RuleContext, call: Call, arg: BoundArg) => void,
+  severity: Severity = 'error',
+): Rule {
+  return {
+    id,
+    severity,
+    summary,
+    check(ctx) {
+      if (!ofFlavour(ctx, flavour)) return;
+      for (const call of callsOf(ctx.model, flavour, member)) {
+        const bound = bindArguments(call, params);
+        if (!bound) continue;
+        check(ctx, call, (name) => {
+          const a = bound.get(name);
+          return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
+        });
+      }
+    },
+  };
+}
+
+/** Python's own TypeError for a keyword the callee does not declare (in files of that SDK). */
+export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, fn: string, params: readonly string[], summary: string): Rule {
+  return {
+    id,
+    severity: 'error',
+    summary,
+    check(ctx) {
+      if (!ofFlavour(ctx, flavour)) return;
+      for (const call of callsOf(ctx.model, flavour, member)) {
+        for (const a of call.args) {
+          if (a.name !== undefined && !params.includes(a.name)) ctx.report(a.nameRange ?? a.range, `${fn}() got an unexpected keyword argument '${a.name}'`);
+        }
+      }
+    },
+  };
 }
