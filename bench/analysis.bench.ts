@@ -4,11 +4,8 @@ import { Parser } from 'web-tree-sitter';
 import { Analyzer, analyzeText } from '../server/src/analysis';
 import { initParser, pythonLanguage } from '../server/src/parse/parser';
 import { generateExtension } from './generate';
+import { median } from './stats';
 
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 export function time(fn: () => void, runs: number): number[] {
   const out: number[] = [];

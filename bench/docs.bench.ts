@@ -7,6 +7,7 @@ import { previewDocs } from '../server/src/docs/preview';
 import { getEncoder } from '../server/src/docs/tokens';
 import { contractToolDocSource } from '../server/src/docs/toolDocs';
 import { initParser } from '../server/src/parse/parser';
+import { median } from './stats';
 
 const TOOLS = 200;
 const LINES = 5000;
@@ -71,10 +72,6 @@ export function generateExtension(): { text: string; typingOffsets: number[] } {
   return { text, typingOffsets: typing.map((t) => lineStarts[t.line] + t.column) };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 export default async function run(): Promise<void> {
   await initParser();

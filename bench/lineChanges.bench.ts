@@ -3,6 +3,7 @@
 import { diffLines } from 'diff';
 import { fewestLineChanges, lineChanges, type LineCounts } from '../server/src/changes/lineChanges';
 import { lcg, mulberry32 } from '../test/changes/generators';
+import { median } from './stats';
 
 /** A deterministic Python module of `count` lines: classes, methods, docstrings, comments, blank lines. */
 function pythonLines(count: number, seed: number): string[] {
@@ -85,11 +86,6 @@ function unrelated(count: number, values: number, seed: number): [string, string
   return [one(), one()];
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 function time<T>(run: () => T): [T, number] {
   const start = performance.now();

@@ -4,7 +4,8 @@
 // Contracts are computed once per analysis (document version) and format, and again only when a
 // sibling module they read changes.
 import type { Position } from 'vscode-languageserver/node';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { filePathOf } from '../rules/util';
 import { SymbolContractRequest, type SymbolContractParams, type SymbolContractResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
 import { CONTRACT_FORMATS, isNamespace, symbolInfos, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec } from '../contracts';
@@ -32,7 +33,7 @@ export class ContractService {
   infos(analysis: Pick<Analysis, 'model'>, format: ContractFormat): SymbolInfo[] {
     const hit = this.cache.get(analysis);
     if (hit && hit.format === format && this.modules.fresh(hit.deps)) return hit.infos;
-    const path = filePath(analysis.model.uri);
+    const path = filePathOf(analysis.model.uri);
     const loader = path ? this.modules.loaderFor(path, analysis.model) : undefined;
     let infos: SymbolInfo[];
     try {
@@ -66,15 +67,6 @@ export interface Target {
   info: SymbolInfo;
   /** Set when the position is on the `def` of one exported tool (a function or a namespace member). */
   tool?: ToolInfo;
-}
-
-function filePath(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The `def` line up to the end of the name (decorators excluded). */

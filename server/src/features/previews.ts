@@ -1,7 +1,6 @@
 // Model-facing docs previews over LSP: the previewDocs and previewPrompt requests, and two code
 // lenses above the registration call that open them in the client (client/src/previews.ts).
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { CodeLens } from 'vscode-languageserver/node';
 import {
   PreviewDocsCommand,
@@ -15,6 +14,7 @@ import { analyzeText, type Analysis } from '../analysis';
 import { findExtension } from '../docs/extension';
 import { previewDocs, previewPrompt, type DocsPreview } from '../docs/preview';
 import type { ToolDocSource } from '../docs/toolDocs';
+import { filePathOf } from '../rules/util';
 import { analysisOf, routingVersionOf, type ServerContext } from './context';
 
 type Kind = 'docs' | 'prompt';
@@ -65,9 +65,10 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
 }
 
 function readFile(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
+  const file = filePathOf(uri);
+  if (file === undefined) return undefined;
   try {
-    return fs.readFileSync(fileURLToPath(uri), 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }

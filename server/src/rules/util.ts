@@ -1,4 +1,5 @@
 // Small readers over calls in the model, shared by the rule families.
+import { fileURLToPath } from 'node:url';
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Value } from '../model/types';
 import type { Rule, RuleContext, Severity } from './types';
@@ -61,14 +62,19 @@ export function pythonNameList(names: string[]): string {
   return `${q.slice(0, -1).join(', ')}, and ${q[q.length - 1]}`;
 }
 
-/** A file system path for a document URI (Vis names files by path in its load errors). */
-export function pathOf(uri: string): string {
-  if (!uri.startsWith('file://')) return uri;
+/** The file system path of a `file:` URI, or undefined for any other URI. */
+export function filePathOf(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
   try {
-    return decodeURIComponent(uri.slice('file://'.length)).replace(/^\/([A-Za-z]:)/, '$1');
+    return fileURLToPath(uri);
   } catch {
-    return uri;
+    return undefined;
   }
+}
+
+/** A file system path for a document URI (Vis names files by path in its load errors); other URIs as they are. */
+export function pathOf(uri: string): string {
+  return filePathOf(uri) ?? uri;
 }
 
 /** The environment-variable-name test the SDK applies (non-empty, no leading digit, alnum or `_` only). */

@@ -1,0 +1,6 @@
+// Shared by the benchmarks: the median of a sample (the mean of the middle two for an even count).
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
