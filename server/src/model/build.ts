@@ -20,6 +20,7 @@ import type {
   Value,
 } from './types';
 import { allDecorators, detectSdk } from './sdk';
+import { applySdkProfile } from '../sdk/profile';
 
 interface Fragment {
   imports: ImportBinding[];
@@ -206,6 +207,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
   }
   model.script = readScriptBlock(doc.text);
   detectSdk(model);
+  applySdkProfile(model);
   return model;
 }
 

@@ -1,6 +1,7 @@
 // The declaration model: one typed description of a Python file, built once per version and read by
 // every feature (rules, contracts, routing, docs). Positions are LSP positions (0-based line, UTF-16
 // character). Nothing here holds tree-sitter nodes, so a model outlives its parse tree.
+import type { SdkProfile } from '../sdk/profile';
 
 export interface Pos {
   line: number;
@@ -172,8 +173,10 @@ export interface Model {
   sdkImports: SdkImport[];
   /** The SDK generation the file is written for, or undefined when it does not use the SDK. */
   generation?: Generation;
-  /** True when the generation was inferred without a registration call to go by. */
+  /** True when the generation was inferred without a registration call, pin or generation-specific member to go by. */
   generationAssumed: boolean;
+  /** The SDK profile: generation, release and the evidence that decided them (server/src/sdk/profile.ts). */
+  sdk?: SdkProfile;
   futureAnnotations: boolean;
   script?: ScriptBlock;
   functions: FunctionDecl[];
