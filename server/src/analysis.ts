@@ -1,11 +1,11 @@
 // One analysis pipeline for the language server, the CLI and the benchmarks:
 // text → tree (incremental) → declaration model (cached per statement) → findings.
-import type { ContractFormat } from './contracts/types';
 import { ModelBuilder } from './model/build';
 import type { Model } from './model/types';
 import { ParseCache, parseDocument, disposeDocument } from './parse/parser';
 import { runRules, type SeverityOverrides } from './rules';
 import type { Finding } from './rules/types';
+import { applySdkProfile, type ContractFormatSetting, type VersionPin } from './sdk/profile';
 
 export interface Analysis {
   uri: string;
@@ -22,8 +22,11 @@ export class Analyzer {
   private builders = new Map<string, ModelBuilder>();
   private last = new Map<string, Analysis>();
 
-  /** The contract format (visAuthoring.contractFormat); rules read it for the tag vocabulary. */
-  contractFormat: ContractFormat = 'C3';
+  /** visAuthoring.contractFormat: `auto` follows each file's SDK profile; C1/C2/C3 narrows the profile to that format. */
+  contractFormat: ContractFormatSetting = 'auto';
+
+  /** The project's vis-agent pins for a document (the workspace program's evidence); none by default. */
+  pinsFor: (uri: string) => readonly VersionPin[] = () => [];
 
   constructor(public overrides: SeverityOverrides = {}) {}
 
@@ -34,7 +37,7 @@ export class Analyzer {
     const doc = this.parses.get(uri, version, text);
     let builder = this.builders.get(uri);
     if (!builder) this.builders.set(uri, (builder = new ModelBuilder()));
-    const model = builder.build(uri, doc);
+    const model = withEvidence(builder.build(uri, doc), this.contractFormat, this.pinsFor(uri));
     const findings = runRules(model, this.overrides, undefined, { contractFormat: this.contractFormat });
     const analysis = { uri, version, model, findings, millis: performance.now() - t0 };
     this.last.set(uri, analysis);
@@ -58,11 +61,26 @@ export class Analyzer {
   }
 }
 
+/**
+ * The model with its SDK profile recomputed when there is evidence beyond the file itself (a chosen
+ * contract format, the project's pins); the model builder already applied the file's own.
+ */
+function withEvidence(model: Model, contractFormat: ContractFormatSetting, pins: readonly VersionPin[]): Model {
+  if (contractFormat !== 'auto' || pins.length) applySdkProfile(model, { contractFormat, pins });
+  return model;
+}
+
 /** A one-off analysis of a text (CLI, tests): nothing is kept. */
-export function analyzeText(uri: string, text: string, overrides: SeverityOverrides = {}, contractFormat: ContractFormat = 'C3'): { model: Model; findings: Finding[] } {
+export function analyzeText(
+  uri: string,
+  text: string,
+  overrides: SeverityOverrides = {},
+  contractFormat: ContractFormatSetting = 'auto',
+  pins: readonly VersionPin[] = [],
+): { model: Model; findings: Finding[] } {
   const doc = parseDocument(text);
   try {
-    const model = new ModelBuilder().build(uri, doc);
+    const model = withEvidence(new ModelBuilder().build(uri, doc), contractFormat, pins);
     return { model, findings: runRules(model, overrides, undefined, { contractFormat }) };
   } finally {
     disposeDocument(doc);

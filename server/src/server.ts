@@ -10,7 +10,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Analyzer } from './analysis';
 import { registerCodeActions } from './features/codeActions';
-import { formatOf, registerContractHover } from './features/contractHover';
+import { formatOf, formatSetting, registerContractHover } from './features/contractHover';
 import { registerDiagnostics } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
@@ -70,7 +70,7 @@ async function pullSettings(): Promise<void> {
 function applySettings(s: Partial<Settings>): void {
   ctx.settings = { ...defaultSettings(), ...s };
   ctx.analyzer.overrides = ctx.settings.severity ?? {};
-  ctx.analyzer.contractFormat = formatOf(ctx);
+  ctx.analyzer.contractFormat = formatSetting(ctx);
   ctx.analyzer.invalidate();
   diagnostics.refreshAll();
 }
@@ -83,7 +83,7 @@ const contracts = registerContractHover(ctx);
 registerRouting(ctx);
 registerLineChanges(connection);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))));
+registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))));
 
 documents.listen(connection);
 connection.listen();

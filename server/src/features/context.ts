@@ -3,7 +3,7 @@ import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Analysis, Analyzer } from '../analysis';
 import type { SeverityOverrides } from '../rules';
-import type { ContractFormat } from '../contracts/types';
+import type { ContractFormatSetting } from '../sdk/profile';
 import { DEFAULT_ROUTING_VERSION, type RoutingVersion } from '../routing/render';
 
 export interface Settings {
@@ -11,14 +11,14 @@ export interface Settings {
   severity: SeverityOverrides;
   /** Files larger than this many characters are not analysed. */
   maxFileSize: number;
-  /** Contract signature/default format: C1, C2 or C3 (visAuthoring.contractFormat). */
-  contractFormat: ContractFormat;
+  /** visAuthoring.contractFormat: `auto` (each file's SDK version's format) or C1, C2, C3. */
+  contractFormat: ContractFormatSetting;
   /** The vis-lang-interface wording `prompt.routing(...)` is rendered in. */
   langInterfaceVersion: RoutingVersion;
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: 2_000_000, contractFormat: 'C3', langInterfaceVersion: DEFAULT_ROUTING_VERSION };
+  return { enable: true, severity: {}, maxFileSize: 2_000_000, contractFormat: 'auto', langInterfaceVersion: DEFAULT_ROUTING_VERSION };
 }
 
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */

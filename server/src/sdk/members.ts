@@ -40,6 +40,8 @@ export interface MemberSpec {
   typedOnly?: boolean;
   /** vis-lang-interface version that added it. */
   since?: string;
+  /** A G1 dict builder the typed SDK retired (`vis.symbol`, `vis.slash`...). */
+  retiredBuilder?: boolean;
 }
 
 export interface ModuleSpec {
@@ -221,10 +223,11 @@ export const G1_MODULE: ModuleSpec = {
       'extension',
       'name=None, description=None, version=None, kind=None, alias=None, activation=None, symbols=None, prompt=None, slash_commands=None, op_hooks=None, ctx=None, providers=None, network_filters=None, env=None',
       'Registers the extension of this file, once, resolving its declared environment at once.',
-      { params: G1_EXTENSION_PARAMS },
+      { params: G1_EXTENSION_PARAMS, retiredBuilder: true },
     ),
     fn('symbol', 'fn, name=None, tag="observation", is_hidden=False', 'Declares a function as a tool; the sandbox binds it as `<alias>_<name>` and its docstring becomes its doc().', {
       returns: 'dict',
+      retiredBuilder: true,
       params: {
         fn: { doc: 'The function; its docstring is required.' },
         name: { doc: 'The registry name (default: the function name, without a leading `<alias>_`).' },
@@ -236,16 +239,19 @@ export const G1_MODULE: ModuleSpec = {
     }),
     fn('slash', 'name, run, doc=None, usage=None', 'Declares a slash command for the user.', {
       returns: 'dict',
+      retiredBuilder: true,
       params: { name: { doc: 'The command name.' }, run: { doc: 'Called with the command context; returns vis.ok(...), vis.err(...) or text.' } },
     }),
     constant('GATE_OPS', 'tuple[str, ...]', 'The gate ops, asked before an operation and never wrapped: fs_access.'),
     fn('op_hook', 'ops, fn, phase="before"', 'Declares a hook over host operations, or the fs_access gate.', {
       returns: 'dict',
+      retiredBuilder: true,
       params: { ops: { vocab: 'op', doc: 'A list of op names (a bare string is split into characters).' }, fn: { doc: 'Called with the operation.' }, phase: { vocab: 'phase', doc: 'before or after.' } },
     }),
-    fn('network_filter', 'fn', 'Declares a filter over network requests and responses.', { returns: 'dict' }),
+    fn('network_filter', 'fn', 'Declares a filter over network requests and responses.', { returns: 'dict', retiredBuilder: true }),
     fn('provider', `id, label, preset=None, is_managed=False, ${PROVIDER_CALLBACKS}`, 'Declares a model provider with its credential and status callbacks.', {
       returns: 'dict',
+      retiredBuilder: true,
       params: { preset: { doc: 'Endpoint defaults as a dict.' }, is_managed: { doc: 'The runtime issues the credential, so no API key is asked for.' } },
       variants: [{ releases: { only: ['g1-docs'] }, sig: `id, label, preset=None, ${PROVIDER_CALLBACKS}` }],
     }),

@@ -89,6 +89,12 @@ export interface SdkProfile extends ReleaseScope {
 
 const NOT_VIS: SdkProfile = { generationAssumed: false, candidates: [], checked: [], tags: [], decidedBy: [], overruled: [], ignoredPins: [] };
 
+/** The contract format hovers, previews and rules render: the chosen one, or with `auto` the file's SDK version's (C3 when it has none). */
+export function contractFormatFor(profile: SdkProfile | undefined, setting: ContractFormatSetting = 'auto'): ContractFormat {
+  if (setting === 'C1' || setting === 'C2' || setting === 'C3') return setting;
+  return profile?.contract ?? 'C3';
+}
+
 /** Computes the profile and stores it on the model (`model.sdk`, `model.generation`). */
 export function applySdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfile {
   const profile = sdkProfile(model, input);
@@ -113,6 +119,8 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
   const decidedBy: SdkEvidence[] = [];
   const overruled: SdkEvidence[] = [];
   let conflict: { a: SdkEvidence; b: SdkEvidence } | undefined;
+  /** On a conflict: the releases the second side fits (its own rules check against their newest). */
+  let conflictSideB: Set<string> | undefined;
   let authoritative = false;
 
   // 1. Pins: the versions of vis-agent the project admits.
@@ -132,23 +140,8 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
   }
   const base = current;
 
-  // 2. The contract format the user chose narrows the release when a release of the family has it.
-  if (input.contractFormat && input.contractFormat !== 'auto' && family === 'typed') {
-    const fmt = input.contractFormat;
-    const within = new Set([...current].filter((id) => release(id).contract === fmt));
-    if (within.size) {
-      current = within;
-      authoritative = true;
-      decidedBy.push({ kind: 'setting', text: `visAuthoring.contractFormat ${fmt}`, releases: within });
-    }
-  }
-
-  // 3. The registration call, then 4. the members, keywords and tags only some releases have.
-  const narrowing: SdkEvidence[] = [];
-  if (registration) narrowing.push(registrationEvidence(registration.call, registration.kind));
-  if (family === 'typed') narrowing.push(...markers(model));
-  let conflictSideB: Set<string> | undefined;
-  for (const e of narrowing) {
+  /** Narrows to the releases a piece of evidence fits; what fits none is overruled, or a conflict. */
+  const narrow = (e: SdkEvidence): void => {
     const within = intersect(current, e.releases);
     if (within.size) {
       if (within.size < current.size || e.kind === 'registration') decidedBy.push(e);
@@ -161,7 +154,23 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
       conflict = { a, b: e };
       conflictSideB = intersect(base, e.releases);
     }
+  };
+  // 2. The registration call.
+  if (registration) narrow(registrationEvidence(registration.call, registration.kind));
+
+  // 3. The contract format the user chose narrows the release, when a release of that generation has it.
+  if (input.contractFormat && input.contractFormat !== 'auto' && family === 'typed') {
+    const fmt = input.contractFormat;
+    const within = new Set([...current].filter((id) => release(id).contract === fmt));
+    if (within.size) {
+      current = within;
+      authoritative = true;
+      decidedBy.push({ kind: 'setting', text: `visAuthoring.contractFormat ${fmt}`, releases: within });
+    }
   }
+
+  // 4. The members, keywords and tags only some releases have.
+  if (family === 'typed') for (const e of markers(model)) narrow(e);
 
   const candidates = RELEASES.filter((r) => current.has(r.id));
   const newestCandidate = newest(candidates)!;

@@ -2,7 +2,8 @@
 // kind, parameters (kind, type text, default, required, vocabulary), description and the releases that
 // have it. Rules, completion, signature help and hovers all read it through the queries below, with
 // the file's SDK profile (`profile.ts`) choosing the release.
-import type { Argument, Call, ParamKind } from '../model/types';
+import { G1_MODULE, TYPED_MODULE } from '../model/sdk';
+import type { Argument, Call, Model, ParamKind, SdkFlavour } from '../model/types';
 import type { MemberKind, MemberSpec, ModuleSpec, ParamSpec } from './members';
 import { MODULES } from './members';
 import { RELEASES, newest, releasesOf, resolveReleaseSet, type SdkRelease } from './releases';
@@ -43,6 +44,8 @@ export interface SdkMember {
   releases: ReadonlySet<string>;
   internal: boolean;
   typedOnly: boolean;
+  /** A G1 dict builder the typed SDK retired. */
+  retiredBuilder: boolean;
   since?: string;
   /** Attributes, by name. */
   members: ReadonlyMap<string, SdkMember>;
@@ -163,6 +166,7 @@ function compileMember(module: ModuleSpec, spec: MemberSpec, prefix: string, inh
     releases,
     internal: !!spec.internal,
     typedOnly: !!spec.typedOnly,
+    retiredBuilder: !!spec.retiredBuilder,
     since: spec.since,
     members,
     paramsIn(release) {
@@ -256,14 +260,17 @@ export function paramsOf(member: SdkMember, scope: ReleaseScope): readonly SdkPa
   return member.paramsIn(newest(having));
 }
 
-/** Every parameter name some checked release accepts (a keyword valid in one of them is not refused). */
+/** Every parameter some checked release has, by name, in signature order (a parameter one of them takes is not refused). */
+export function acceptedParams(member: SdkMember, scope: ReleaseScope): SdkParam[] {
+  const releases = (scope.checked.length ? scope.checked : RELEASES).filter((r) => member.releases.has(r.id));
+  const out = new Map<string, SdkParam>();
+  for (const r of releases.length ? releases : [undefined]) for (const p of member.paramsIn(r)) if (!out.has(p.name)) out.set(p.name, p);
+  return [...out.values()];
+}
+
+/** The names some checked release accepts as keywords. */
 export function acceptedKeywords(member: SdkMember, scope: ReleaseScope): Set<string> {
-  const releases = scope.checked.length ? scope.checked.filter((r) => member.releases.has(r.id)) : RELEASES.filter((r) => member.releases.has(r.id));
-  const out = new Set<string>();
-  for (const r of releases.length ? releases : [undefined]) {
-    for (const p of member.paramsIn(r)) if (p.kind !== 'var_positional' && p.kind !== 'positional_only') out.add(p.name);
-  }
-  return out;
+  return new Set(acceptedParams(member, scope).filter((p) => p.kind !== 'var_positional' && p.kind !== 'positional_only').map((p) => p.name));
 }
 
 /** Whether the parameters take any keyword (`**kwargs`). */
@@ -368,4 +375,38 @@ export function nearMember(module: string, name: string): SdkMember | undefined 
   if (name.length < 4) return undefined;
   const close = [...(MODULE_TABLE.get(module)?.members.values() ?? [])].filter((m) => !m.internal && editDistance(m.name, name, 1) <= 1);
   return close.length === 1 ? close[0] : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A model's view of the table
+
+/** The module an SDK flavour's calls resolve into. */
+export function moduleOf(flavour: SdkFlavour): string {
+  return flavour === 'g1' ? G1_MODULE : TYPED_MODULE;
+}
+
+/** What a model is checked against: its SDK profile (every release when it has none). */
+export function scopeOf(model: Model): ReleaseScope {
+  return model.sdk && model.sdk.checked.length ? model.sdk : ANY_RELEASE;
+}
+
+/** The SDK member a call is, as the file's SDK version has it; undefined for other calls and members it lacks. */
+export function memberOfCall(model: Model, call: Call): SdkMember | undefined {
+  return call.sdk ? sdkMember(scopeOf(model), moduleOf(call.sdk.flavour), call.sdk.member) : undefined;
+}
+
+/** A call to an SDK member bound to the member's parameters (see `bindCall`). */
+export function bindSdkCall(model: Model, call: Call): Map<string, Argument> | undefined {
+  const member = memberOfCall(model, call);
+  return member ? bindCall(paramsOf(member, scopeOf(model)), call) : undefined;
+}
+
+/** The tag vocabulary the file's SDK version accepts. */
+export function tagsOf(model: Model): readonly string[] {
+  return vocabularyValues('tag', scopeOf(model));
+}
+
+/** Python's "must be a or b" / "must be one of a, b, c" wording of a vocabulary. */
+export function vocabularyList(values: readonly string[]): string {
+  return values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`;
 }
