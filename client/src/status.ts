@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
 import { DocumentStatusRequest, type DocumentStatusResult } from '../../shared/protocol';
+import { t } from './l10n';
 
 export class StatusItem implements vscode.Disposable {
   private item = vscode.languages.createLanguageStatusItem('visAuthoring.status', { language: 'python' });
@@ -60,7 +61,10 @@ export class StatusItem implements vscode.Disposable {
     }
     const generation = `${status.generation}${status.generationAssumed ? ' (assumed)' : ''}`;
     this.item.text = `Vis ${generation}`;
-    this.item.detail = `${status.errors} errors, ${status.warnings} warnings · analysed in ${status.millis} ms${host}`;
+    const sdk = status.sdk
+      ? t(status.sdk.conflict ? ' · SDK {0}, decided by {1} (the evidence conflicts: see SDK-001)' : ' · SDK {0}, decided by {1}', status.sdk.release, status.sdk.decidedBy.join('; '))
+      : '';
+    this.item.detail = `${status.errors} errors, ${status.warnings} warnings · analysed in ${status.millis} ms${sdk}${host}`;
     if (status.errors > 0) this.item.severity = vscode.LanguageStatusSeverity.Error;
   }
 

@@ -54,8 +54,11 @@ export interface Call {
   callee: string;
   /** Fully qualified name of the callee through the file's imports, e.g. `blockether.vis.extension.Symbol`. */
   qualified?: string;
-  /** The SDK member the callee is (set with `qualified`), e.g. `{ flavour: 'typed', member: 'Symbol' }`. */
-  sdk?: { flavour: SdkFlavour; member: string };
+  /**
+   * The SDK member the callee is (set with `qualified`), e.g. `{ flavour: 'typed', member: 'Symbol' }`;
+   * `missing` when the file's SDK version has no such member (the SDK profile sets it).
+   */
+  sdk?: { flavour: SdkFlavour; member: string; missing?: boolean };
   args: Argument[];
   range: Range;
   calleeRange: Range;

@@ -16,7 +16,7 @@ import type { Call, Generation, Model, Range, Value } from '../model/types';
 import { filePathOf } from '../rules/util';
 import { normalizeName, parseRequirement, releasesAdmitting, visAgentInterval } from './pep440';
 import { RELEASES, describeReleases, newest, release, releasesOf, resolveReleaseSet, type SdkFamily, type SdkRelease } from './releases';
-import { ANY_RELEASE, sdkMember, vocabularyValues, type ReleaseScope, type SdkMember } from './table';
+import { ANY_RELEASE, moduleOf, sdkMember, vocabularyValues, type ReleaseScope, type SdkMember } from './table';
 import { vocabularyById } from './vocabularies';
 
 /** A `vis-agent` requirement the project pins, as the workspace program reports it per module. */
@@ -101,6 +101,10 @@ export function applySdkProfile(model: Model, input: SdkEvidenceInput = {}): Sdk
   model.sdk = profile;
   model.generation = profile.generation;
   model.generationAssumed = profile.generationAssumed;
+  // A call to a member this SDK version lacks raises: its result is not a declaration.
+  for (const call of model.calls) {
+    if (call.sdk) call.sdk.missing = profile.checked.length > 0 && !sdkMember(profile, moduleOf(call.sdk.flavour), call.sdk.member.split('.')[0]);
+  }
   return profile;
 }
 
@@ -195,6 +199,20 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
   };
 }
 
+/** The profile in words, for the language status item: the release checked against and what decided it. */
+export function describeProfile(profile: SdkProfile): { release: string; decidedBy: string[]; conflict?: string } | undefined {
+  const r = profile.release;
+  if (!r || !profile.generation) return undefined;
+  const traits = [r.contract, `${vocabularyValues('tag', { checked: [r] }).length} tags`, r.ls ? 'language_tools' : '', r.st ? 'settings' : ''].filter(Boolean);
+  const gens = [...new Set(profile.candidates.map((c) => c.generation))].join(' and ');
+  const fits = profile.candidates.length > 1 ? `newest of the ${profile.candidates.length} ${gens} versions that fit` : 'the one version that fits';
+  return {
+    release: `${r.label} (${[profile.generation, ...traits].join(', ')}; ${fits})`,
+    decidedBy: profile.decidedBy.map((e) => (e.kind === 'import' ? `${evidenceText(e)}, no registration call` : evidenceText(e))),
+    conflict: profile.conflict?.message,
+  };
+}
+
 function spansOneGeneration(ids: ReadonlySet<string>): boolean {
   return new Set([...ids].map((id) => release(id).generation)).size === 1;
 }
@@ -219,8 +237,8 @@ export function evidenceText(e: SdkEvidence): string {
 
 function conflictOf(a: SdkEvidence, b: SdkEvidence, registration: Call | undefined): SdkConflict {
   const message =
-    `The SDK version evidence conflicts: ${evidenceText(a)} is ${describeReleases(a.releases)}, ` +
-    `but ${evidenceText(b)} is ${describeReleases(b.releases)}, and no Vis SDK version has both. ` +
+    `The SDK version evidence conflicts: ${evidenceText(a)} needs ${describeReleases(a.releases)}, ` +
+    `but ${evidenceText(b)} needs ${describeReleases(b.releases)}, and no Vis SDK version has both. ` +
     'Change the one that does not match the Vis that runs this extension.';
   return { range: registration?.calleeRange ?? b.range ?? a.range!, message, sides: [a, b] };
 }

@@ -152,22 +152,25 @@ export function resolveReleaseSet(set: ReleaseSet, within: readonly SdkRelease[]
   return out;
 }
 
-/** How a set of releases reads in a message: `G2`, `G3`, `G3 from extension.py @fb4b47f0 on`, `only extension.py @1a8b6ead`. */
+/**
+ * How a set of releases reads in a message, generation by generation: `G2`, `G3 from extension.py
+ * @fb4b47f0 on`, `G2 and G3 up to extension.py @1a8b6ead`, `only extension.py @1a8b6ead (G3)`.
+ */
 export function describeReleases(ids: ReadonlySet<string>): string {
   const rs = RELEASES.filter((r) => ids.has(r.id));
   if (rs.length === 0) return 'no known SDK version';
   if (rs.length === 1) return `only ${rs[0].label} (${rs[0].generation})`;
-  const gens = [...new Set(rs.map((r) => r.generation))];
-  const whole = (g: Generation) => RELEASES.filter((r) => r.generation === g).every((r) => ids.has(r.id));
-  if (gens.every(whole)) return gens.join(' and ');
-  if (gens.length === 1) {
-    const all = RELEASES.filter((r) => r.generation === gens[0]);
+  const parts: string[] = [];
+  for (const g of [...new Set(rs.map((r) => r.generation))]) {
+    const all = RELEASES.filter((r) => r.generation === g);
     const first = all.findIndex((r) => ids.has(r.id));
     const last = all.length - 1 - [...all].reverse().findIndex((r) => ids.has(r.id));
     const contiguous = all.slice(first, last + 1).every((r) => ids.has(r.id));
-    if (contiguous && last === all.length - 1) return `${gens[0]} from ${all[first].label} on`;
-    if (contiguous && first === 0) return `${gens[0]} up to ${all[last].label}`;
-    if (contiguous) return `${gens[0]} from ${all[first].label} to ${all[last].label}`;
+    if (contiguous && first === 0 && last === all.length - 1) parts.push(g);
+    else if (contiguous && last === all.length - 1) parts.push(`${g} from ${all[first].label} on`);
+    else if (contiguous && first === 0) parts.push(`${g} up to ${all[last].label}`);
+    else if (contiguous) parts.push(`${g} from ${all[first].label} to ${all[last].label}`);
+    else parts.push(`${g} (${all.filter((r) => ids.has(r.id)).map((r) => r.label).join(', ')})`);
   }
-  return rs.map((r) => r.label).join(', ');
+  return parts.join(' and ');
 }
