@@ -15,8 +15,8 @@ import { TYPED_MODULE, allDecorators, registrations, resolve } from '../model/sd
 import type { Call, Generation, Model, Range, Value } from '../model/types';
 import { filePathOf } from '../rules/util';
 import { normalizeName, parseRequirement, releasesAdmitting, visAgentInterval } from './pep440';
-import { RELEASES, describeReleases, newest, release, releasesOf, resolveReleaseSet, type SdkFamily, type SdkRelease } from './releases';
-import { ANY_RELEASE, moduleOf, sdkMember, vocabularyValues, type ReleaseScope, type SdkMember } from './table';
+import { RELEASES, describeReleases, newest, release, releasesOf, type SdkFamily, type SdkRelease } from './releases';
+import { ANY_RELEASE, moduleOf, sdkMember, valueReleases, vocabularyValues, type ReleaseScope, type SdkMember } from './table';
 import { vocabularyById } from './vocabularies';
 
 /** A `vis-agent` requirement the project pins, as the workspace program reports it per module. */
@@ -368,8 +368,7 @@ function markers(model: Model): SdkEvidence[] {
     if (!member) continue;
     memberMarker(member, `${call.callee}(...)`, call.calleeRange);
     // Keywords only some releases take (`settings=`, `language_tools=`, `hint=`).
-    const params = new Map<string, ReadonlySet<string>>();
-    for (const r of RELEASES) for (const p of member.paramsIn(r)) params.set(p.name, p.releases);
+    const params = member.keywordReleases();
     for (const a of call.args) {
       if (a.name === undefined) continue;
       const releases = params.get(a.name);
@@ -380,7 +379,7 @@ function markers(model: Model): SdkEvidence[] {
     if (tag) {
       const v = resolve(model, tag.value);
       const value = v.kind === 'str' ? vocabularyById('tag').values.find((x) => x.value === v.value) : undefined;
-      if (value?.releases) add({ kind: 'tag', text: `tag '${value.value}'`, range: tag.value.range, releases: resolveReleaseSet(value.releases) });
+      if (value?.releases) add({ kind: 'tag', text: `tag '${value.value}'`, range: tag.value.range, releases: valueReleases(value) });
     }
   }
   out.sort((x, y) => x.range!.start.line - y.range!.start.line || x.range!.start.character - y.range!.start.character);

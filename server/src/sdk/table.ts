@@ -51,6 +51,8 @@ export interface SdkMember {
   members: ReadonlyMap<string, SdkMember>;
   /** The parameters in one release, in order (`[]` for members that are not called). */
   paramsIn(release: SdkRelease | undefined): readonly SdkParam[];
+  /** Every parameter name of any release, with the releases that have it. */
+  keywordReleases(): ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface SdkModule {
@@ -155,6 +157,7 @@ function compileMember(module: ModuleSpec, spec: MemberSpec, prefix: string, inh
   }
   const byRelease = new Map<string, SdkParam[]>();
   const members = new Map<string, SdkMember>();
+  let keywords: Map<string, ReadonlySet<string>> | undefined;
   const member: SdkMember = {
     module: module.name,
     name,
@@ -179,6 +182,21 @@ function compileMember(module: ModuleSpec, spec: MemberSpec, prefix: string, inh
         byRelease.set(id, params);
       }
       return params;
+    },
+    keywordReleases() {
+      if (!keywords) {
+        const out = new Map<string, Set<string>>();
+        for (const r of RELEASES) {
+          if (!releases.has(r.id)) continue;
+          for (const p of member.paramsIn(r)) {
+            const ids = out.get(p.name) ?? new Set<string>();
+            ids.add(r.id);
+            out.set(p.name, ids);
+          }
+        }
+        keywords = out;
+      }
+      return keywords;
     },
   };
   for (const m of spec.members ?? []) members.set(m.name, compileMember(module, m, name, releases));
@@ -209,6 +227,15 @@ export interface ReleaseScope {
 
 /** Any release at all: the whole table (for documentation, and for rules that accept what any version accepts). */
 export const ANY_RELEASE: ReleaseScope = { checked: [] };
+
+/** Answers per scope (a file's profile lives as long as its model) and key, computed once. */
+const memos = new WeakMap<ReleaseScope, Map<unknown, unknown>>();
+function memo<T>(scope: ReleaseScope, key: unknown, compute: () => T): T {
+  let m = memos.get(scope);
+  if (!m) memos.set(scope, (m = new Map()));
+  if (!m.has(key)) m.set(key, compute());
+  return m.get(key) as T;
+}
 
 function inScope(releases: ReadonlySet<string>, scope: ReleaseScope): boolean {
   return scope.checked.length === 0 ? releases.size > 0 : scope.checked.some((r) => releases.has(r.id));
@@ -256,21 +283,22 @@ export function everMember(module: string, name: string): boolean {
 
 /** The parameters of a member for a scope: those of its newest checked release that has it. */
 export function paramsOf(member: SdkMember, scope: ReleaseScope): readonly SdkParam[] {
-  const having = scope.checked.filter((r) => member.releases.has(r.id));
-  return member.paramsIn(newest(having));
+  return memo(scope, member, () => member.paramsIn(newest(scope.checked.filter((r) => member.releases.has(r.id)))));
 }
 
 /** Every parameter some checked release has, by name, in signature order (a parameter one of them takes is not refused). */
-export function acceptedParams(member: SdkMember, scope: ReleaseScope): SdkParam[] {
-  const releases = (scope.checked.length ? scope.checked : RELEASES).filter((r) => member.releases.has(r.id));
-  const out = new Map<string, SdkParam>();
-  for (const r of releases.length ? releases : [undefined]) for (const p of member.paramsIn(r)) if (!out.has(p.name)) out.set(p.name, p);
-  return [...out.values()];
+export function acceptedParams(member: SdkMember, scope: ReleaseScope): readonly SdkParam[] {
+  return memo(scope, `params:${member.qualified}`, () => {
+    const releases = (scope.checked.length ? scope.checked : RELEASES).filter((r) => member.releases.has(r.id));
+    const out = new Map<string, SdkParam>();
+    for (const r of releases.length ? releases : [undefined]) for (const p of member.paramsIn(r)) if (!out.has(p.name)) out.set(p.name, p);
+    return [...out.values()];
+  });
 }
 
 /** The names some checked release accepts as keywords. */
-export function acceptedKeywords(member: SdkMember, scope: ReleaseScope): Set<string> {
-  return new Set(acceptedParams(member, scope).filter((p) => p.kind !== 'var_positional' && p.kind !== 'positional_only').map((p) => p.name));
+export function acceptedKeywords(member: SdkMember, scope: ReleaseScope): ReadonlySet<string> {
+  return memo(scope, `keywords:${member.qualified}`, () => new Set(acceptedParams(member, scope).filter((p) => p.kind !== 'var_positional' && p.kind !== 'positional_only').map((p) => p.name)));
 }
 
 /** Whether the parameters take any keyword (`**kwargs`). */
@@ -315,14 +343,25 @@ export function vocabularyOf(param: SdkParam, scope: ReleaseScope): { vocabulary
 
 /** A vocabulary by id, with the values the scope's releases accept. */
 export function vocabularyIn(id: string, scope: ReleaseScope): { vocabulary: Vocabulary; values: VocabularyValue[] } {
-  const vocabulary = vocabularyById(id);
-  const values = vocabulary.values.filter((v) => !v.releases || inScope(resolveReleaseSet(v.releases), scope));
-  return { vocabulary, values };
+  return memo(scope, `vocabulary:${id}`, () => {
+    const vocabulary = vocabularyById(id);
+    const values = vocabulary.values.filter((v) => !v.releases || inScope(valueReleases(v), scope));
+    return { vocabulary, values };
+  });
+}
+
+const valueReleaseCache = new WeakMap<VocabularyValue, ReadonlySet<string>>();
+
+/** The releases that accept a vocabulary value. */
+export function valueReleases(v: VocabularyValue): ReadonlySet<string> {
+  let ids = valueReleaseCache.get(v);
+  if (!ids) valueReleaseCache.set(v, (ids = v.releases ? resolveReleaseSet(v.releases) : new Set(RELEASES.map((r) => r.id))));
+  return ids;
 }
 
 /** The names in a vocabulary the scope's releases accept. */
 export function vocabularyValues(id: string, scope: ReleaseScope = ANY_RELEASE): string[] {
-  return vocabularyIn(id, scope).values.map((v) => v.value);
+  return memo(scope, `values:${id}`, () => vocabularyIn(id, scope).values.map((v) => v.value));
 }
 
 /** How a callable's name reads in Python's own TypeError messages: `symbol()` or `Extension.__init__()`. */
