@@ -140,8 +140,8 @@ export function classNamed(model: Model, name: string): ClassDecl | undefined {
 
 /**
  * True when a value is statically known: a literal, a module-level function or class, a lambda, a
- * comprehension, or a call to an SDK declaration the file's SDK version has (whose result is that declaration). A name, an
- * attribute, any other call's result or another expression is unknown.
+ * comprehension, or a call to an SDK declaration the file's SDK version has (whose result is that
+ * declaration). A name, an attribute, any other call's result or another expression is unknown.
  */
 export function isKnown(v: Value): boolean {
   if (v.kind === 'call') return v.call.sdk !== undefined && !v.call.sdk.missing;

@@ -1,10 +1,9 @@
 // `vis.Extension(...)` (G2/G3): the checks of Extension.__post_init__ and of Python's own call binding.
 // vis-sdk.md §2.1.
-import { isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
+import { TYPED_MODULE, isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
 import { pyStrip } from '../model/literals';
 import type { Call, Model, Value } from '../model/types';
 import type { Fix, Rule, RuleContext } from './types';
-import { TYPED_MODULE } from '../model/sdk';
 import { acceptedParams, scopeOf, sdkMember } from '../sdk/table';
 import { callsOf, hasSplat, isEnvName, keyword, positional, pythonNameList, reportUnexpectedKeywords, typedModuleAlias, valueOr } from './util';
 

@@ -1,12 +1,11 @@
 // Registration: one `register`/`register_extension` (G2/G3) or `vis.extension` (G1) per entry file,
 // the other generation's names, and mixing the G1 and typed SDKs. vis-sdk.md §1, §2.2.
 import { TYPED_MODULE, importFlavour, isKnown, registrations, resolve, sdkCall } from '../model/sdk';
+import type { Call, Model } from '../model/types';
 import { scopeOf, sdkMember } from '../sdk/table';
 import { REGISTRATION_NAMES, missingMembers, missingMessage } from './sdk';
-import type { Call, Model } from '../model/types';
 import type { Rule } from './types';
 import { callsOf, keyword } from './util';
-
 
 /** The registration call's name in a generation. */
 export function registerName(gen: 'G1' | 'G2' | 'G3'): string {

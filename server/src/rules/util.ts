@@ -83,7 +83,14 @@ export type BoundArg = (name: string) => Value | undefined;
  * with the call's arguments bound to the member's parameters in the file's SDK version (the SDK table).
  * Calls whose binding splats make unknowable are skipped; a parameter that was not given reads as undefined.
  */
-export function perCall(id: string, flavour: 'typed' | 'g1', member: string, summary: string, check: (ctx: RuleContext, call: Call, arg: BoundArg) => void, severity: Severity = 'error'): Rule {
+export function perCall(
+  id: string,
+  flavour: 'typed' | 'g1',
+  member: string,
+  summary: string,
+  check: (ctx: RuleContext, call: Call, arg: BoundArg) => void,
+  severity: Severity = 'error',
+): Rule {
   return {
     id,
     severity,
