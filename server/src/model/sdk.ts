@@ -6,10 +6,11 @@ export const TYPED_MODULE = 'blockether.vis.extension';
 export const G1_MODULE = 'vis';
 
 /**
- * The fully qualified name a dotted name refers to through the module's imports. At a position in
- * module-level code it is the import in effect there: the last unconditional import of the name before
- * it (`import vis` followed by `import blockether.vis.extension as vis` binds the typed module); without
- * a position, or when the name is only imported conditionally (a try/except fallback), the first import.
+ * The fully qualified name a dotted name refers to through the module's imports: the import in effect,
+ * the last unconditional import of the name before `at` (module-level code), or in the whole module when
+ * no position is given (what function bodies see once the module ran). `import vis` followed by `import
+ * blockether.vis.extension as vis` binds the typed module. A name imported only conditionally (a
+ * try/except fallback) refers to its first import.
  */
 export function qualify(model: Model, dotted: string, at?: Pos): string | undefined {
   const dot = dotted.indexOf('.');
@@ -27,11 +28,8 @@ function before(a: Pos, b: Pos): boolean {
 
 function importOf(model: Model, name: string, at?: Pos): ImportBinding | undefined {
   const imports = (model.bindings.get(name) ?? []).filter((b): b is Extract<Binding, { kind: 'import' }> => b.kind === 'import').map((b) => b.binding);
-  if (at) {
-    const inEffect = imports.filter((b) => !b.conditional && before(b.statementRange.start, at));
-    if (inEffect.length) return inEffect[inEffect.length - 1];
-  }
-  return imports[0];
+  const inEffect = imports.filter((b) => !b.conditional && (!at || before(b.statementRange.start, at)));
+  return inEffect.length ? inEffect[inEffect.length - 1] : imports[0];
 }
 
 export function flavourOf(qualified: string | undefined): { flavour: SdkFlavour; member: string } | undefined {
