@@ -5,6 +5,11 @@
 // API documents. Where a member or parameter exists only in some releases, `releases` says which.
 import type { ReleaseSet } from './releases';
 
+/**
+ * `class`, `function`, `constant` and `module` as Python has them; `object` for an instance the module
+ * exposes with attributes of its own (`vis.state`, `vis.fs`, `vis.council`); `alias` for a type alias
+ * (`SymbolTag`, `ProviderAPIStyle`).
+ */
 export type MemberKind = 'class' | 'function' | 'constant' | 'object' | 'module' | 'alias';
 
 export interface ParamSpec {
