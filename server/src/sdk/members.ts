@@ -135,14 +135,18 @@ const SECRETS: MemberSpec[] = [
   fn('forget', 'handle', 'Drops the plaintext behind a secret handle.'),
 ];
 
-const LIVE_NODE_CLASSES: MemberSpec[] = [
+const liveNodeClasses = (typed: boolean): MemberSpec[] => [
   cls('Interrupted', 'view_id, reason=None, note=None', 'Raised by the next push once the human stopped watching a live view.'),
-  cls('Status', 'view, node_id, type_name', 'The handle of a live status line.'),
-  cls('Progress', 'view, node_id, type_name', 'The handle of a live progress bar.'),
+  cls('Status', 'view, node_id, type_name', 'The handle of a live status line.', { members: [fn('set', 'text, tone=None, detail=None, label=None', 'Says what is happening now.')] }),
+  cls('Progress', 'view, node_id, type_name', 'The handle of a live progress bar.', { members: [fn('set', 'value=None, done=None, total=None, label=None', 'Sets a fraction, or the counts to make one.')] }),
   cls('Stat', 'view, node_id, type_name', 'The handle of a live strip of counters.'),
   cls('Steps', 'view, node_id, type_name', 'The handle of a live checklist.'),
-  cls('Log', 'view, node_id, type_name', 'The handle of a live log.'),
-  cls('Table', 'view, node_id, type_name', 'The handle of a live table.'),
+  cls('Log', 'view, node_id, type_name', 'The handle of a live log.', {
+    members: typed
+      ? [fn('write', '*lines: str | Sequence[str], tone: LogTone | None = None', 'Appends complete lines, optionally styled; redact before writing.', { params: { tone: { vocab: 'log-tone' } } }), fn('clear', '', 'Starts the log over.')]
+      : [fn('write', '*lines', 'Appends lines.'), fn('clear', '', 'Starts the log over.')],
+  }),
+  cls('Table', 'view, node_id, type_name', 'The handle of a live table.', { members: [fn('upsert', typed ? 'row_id, cells, tone=None, parent=None' : 'row_id, cells, tone=None', 'Adds a row or changes it, by id.')] }),
   cls('Link', 'view, node_id, type_name', 'The handle of a live list of links.'),
 ];
 
@@ -278,7 +282,7 @@ export const G1_MODULE: ModuleSpec = {
     formBuilder('heading', 'A section title in a form.', 'text'),
     formBuilder('paragraph', 'Prose in a form.', 'text'),
     ...SECRETS,
-    ...LIVE_NODE_CLASSES,
+    ...liveNodeClasses(false),
     liveView(false),
     LIVE,
     testing(false),
@@ -566,7 +570,7 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
     formBuilder('heading', 'A section title in a form, or a live heading `heading(id, text, level=1..6)`.', 'text, live_text=None, **spec'),
     formBuilder('paragraph', 'Prose in a form, or a live paragraph `paragraph(id, text)` with inline Markdown.', 'text, live_text=None, **spec'),
     ...SECRETS,
-    ...LIVE_NODE_CLASSES,
+    ...liveNodeClasses(true),
     cls('TextNode', 'view, node_id, type_name', 'The handle of a live paragraph, heading or code block.'),
     cls('Spinner', 'view, node_id, type_name', 'The handle of a live spinner.'),
     cls('Button', 'view, node_id, type_name', 'The handle of a live button.'),
