@@ -50,7 +50,7 @@ describe('SDK table: members and parameters', () => {
     const symbol = sdkMember(NEWEST_G3, TYPED, 'Symbol')!;
     assert.equal(symbol.kind, 'class');
     assert.equal(symbol.qualified, 'blockether.vis.extension.Symbol');
-    assert.match(symbol.doc, /^Exposes a function/);
+    assert.match(symbol.doc, /^Makes a function a tool/);
     assert.deepEqual(
       paramsOf(symbol, NEWEST_G3).map((p) => [p.name, p.kind, p.type, p.default, p.required, p.vocabulary ?? null]),
       [

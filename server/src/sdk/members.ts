@@ -101,7 +101,7 @@ const SHELL_CLASS = cls('Shell', 'raw, call', 'The live handle a shell call retu
   ],
 });
 
-const ANSWER_CLASS = cls('Answer', 'raw', 'The outcome of vis.ask(...): truthy only when the human submitted, with the values keyed by field name.', {
+const ANSWER_CLASS = cls('Answer', 'raw', 'What vis.ask(...) returns: false when the dialog was cancelled or timed out, else the answers by field name.', {
   members: [fn('get', 'name, default=None', 'The value of one field.'), fn('reveal', 'name', 'The plaintext behind a password field, on the trusted side only.')],
 });
 
@@ -117,26 +117,26 @@ const ASK = fn('ask', 'title, fields, **options', 'Asks the human for typed valu
 const formBuilder = (name: string, doc: string, sig = 'name, **spec'): MemberSpec => fn(name, sig, doc, { returns: 'dict' });
 
 const FORM_BUILDERS: MemberSpec[] = [
-  formBuilder('plaintext', 'A one-line text field, answered as a string.'),
-  formBuilder('password', 'A masked field, answered as a secret handle to reveal on the trusted side.'),
-  formBuilder('multiline', 'A text box, answered as a string with its newlines.'),
-  formBuilder('select', 'A choice of exactly one of the options.', 'name, options, **spec'),
-  formBuilder('multiselect', 'A choice of any of the options, answered as a list.', 'name, options, **spec'),
-  formBuilder('checkbox', 'One box, answered as a bool.'),
-  formBuilder('slider', 'A number on a track (min, max, step; 0, 100, 1 by default); `range` on the wire.'),
-  formBuilder('otp', 'A one-time code in digit boxes (6 by default, at most 12), answered as a secret handle.'),
-  formBuilder('option', 'One entry of a select or multiselect: the answered value and the words shown for it.', 'value, label=None'),
-  formBuilder('row', 'Lays nodes out side by side; a leading string is the group id in a live view.', '*fields'),
-  formBuilder('column', 'Stacks nodes, the default arrangement; a leading string is the group id in a live view.', '*fields'),
+  formBuilder('plaintext', 'A single-line text input; the answer is a string.'),
+  formBuilder('password', 'A hidden text input; the answer is a vis-secret handle, read with vis.reveal(...).'),
+  formBuilder('multiline', 'A multi-line text input; the answer keeps its line breaks.'),
+  formBuilder('select', 'A single choice among the given options.', 'name, options, **spec'),
+  formBuilder('multiselect', 'Several choices among the given options; the answer is a list.', 'name, options, **spec'),
+  formBuilder('checkbox', 'A yes/no input; the answer is a bool.'),
+  formBuilder('slider', 'A numeric slider with min, max and step (0, 100 and 1 unless given); the field type is `range`.'),
+  formBuilder('otp', 'A digits-only code input of 6 boxes by default (12 at most); the answer is a vis-secret handle.'),
+  formBuilder('option', 'A value for select or multiselect, with an optional label to display instead of it.', 'value, label=None'),
+  formBuilder('row', 'A horizontal group of nodes; in a live view its first argument may be the group id.', '*fields'),
+  formBuilder('column', 'A vertical group of nodes; in a live view its first argument may be the group id.', '*fields'),
 ];
 
 const SECRETS: MemberSpec[] = [
-  fn('reveal', 'handle', 'The plaintext behind a secret handle, or None when it is unknown or forgotten; never log it.'),
-  fn('forget', 'handle', 'Drops the plaintext behind a secret handle.'),
+  fn('reveal', 'handle', 'Turns a vis-secret handle back into its text (None once forgotten); keep the result out of logs.'),
+  fn('forget', 'handle', 'Makes Vis forget the text a vis-secret handle stands for.'),
 ];
 
 const liveNodeClasses = (typed: boolean): MemberSpec[] => [
-  cls('Interrupted', 'view_id, reason=None, note=None', 'Raised by the next push once the human stopped watching a live view.'),
+  cls('Interrupted', 'view_id, reason=None, note=None', 'What a push into a live view raises after the person watching it has stopped it.'),
   cls('Status', 'view, node_id, type_name', 'The handle of a live status line.', { members: [fn('set', 'text, tone=None, detail=None, label=None', 'Says what is happening now.')] }),
   cls('Progress', 'view, node_id, type_name', 'The handle of a live progress bar.', { members: [fn('set', 'value=None, done=None, total=None, label=None', 'Sets a fraction, or the counts to make one.')] }),
   cls('Stat', 'view, node_id, type_name', 'The handle of a live strip of counters.'),
@@ -177,21 +177,21 @@ const LIVE = fn('live', 'title, nodes, **options', 'Opens a live view the human 
 const liveBuilder = (name: string, sig: string, doc: string, extra: Partial<MemberSpec> = {}): MemberSpec => fn(name, sig, doc, { returns: 'dict', ...extra });
 
 const LIVE_BUILDERS: MemberSpec[] = [
-  liveBuilder('status', 'node_id, text=None, **spec', 'A live status line: what is happening now.'),
-  liveBuilder('progress', 'node_id, **spec', 'A live progress bar: a fraction, or done and total.'),
-  liveBuilder('stat', 'node_id, stats=None, **spec', 'A live strip of counters.'),
-  liveBuilder('steps', 'node_id, steps=None, **spec', 'A live checklist.'),
-  liveBuilder('output', 'node_id, **spec', 'A live log of streamed lines (`log` on the wire).'),
-  liveBuilder('table', 'node_id, columns=None, **spec', 'A live table of rows keyed by id.'),
-  liveBuilder('table_column', 'column_id, label=None, **spec', 'One declared column of a live table.'),
-  liveBuilder('table_row', 'row_id, cells, **spec', 'One declared row of a live table.'),
-  liveBuilder('link', 'node_id, links=None, **spec', 'Live pointers the human can open: URLs, paths or attachments.'),
+  liveBuilder('status', 'node_id, text=None, **spec', 'A one-line live status node.'),
+  liveBuilder('progress', 'node_id, **spec', 'A live progress node, set as a fraction or as done out of total.'),
+  liveBuilder('stat', 'node_id, stats=None, **spec', 'A live row of named counters.'),
+  liveBuilder('steps', 'node_id, steps=None, **spec', 'A live list of steps with their state.'),
+  liveBuilder('output', 'node_id, **spec', 'A live node of output lines (node type `log`).'),
+  liveBuilder('table', 'node_id, columns=None, **spec', 'A live table whose rows are addressed by id.'),
+  liveBuilder('table_column', 'column_id, label=None, **spec', 'A column declaration for a live table.'),
+  liveBuilder('table_row', 'row_id, cells, **spec', 'A row declaration for a live table.'),
+  liveBuilder('link', 'node_id, links=None, **spec', 'A live node of links to URLs, files or attachments.'),
 ];
 
 const testing = (typed: boolean): MemberSpec =>
   obj('testing', '_Testing', 'Helpers for testing an extension: a live-view recorder and tree and catalog assertions.', [
     cls('LiveRecorder', 'inner, view_id="test-live-view"', 'An in-memory live host that records what an extension sends to its live views.'),
-    fn('assert_tree', 'actual, expected, path="view"', 'Compares a nested golden value and names the leaf that differs.'),
+    fn('assert_tree', 'actual, expected, path="view"', 'Asserts that a nested value equals the expected one, pointing at the first difference.'),
     ...(typed ? [fn('assert_catalog', 'catalog: Catalog, *, names: Sequence[str], mutations: Sequence[str] = ()', 'Asserts the public tool names and mutations of a Catalog, and that no type is unresolved.')] : []),
   ]);
 
@@ -201,7 +201,7 @@ const SLASH_RESULTS: MemberSpec[] = [
 ];
 
 const STRINGS_OF = fn('strings_of', 'value', 'Every string inside a nested value, keys included.', { returns: 'list[str]' });
-const HOST_ENV = fn('host_env', 'name, default=None', 'The value of a declared host environment variable, or `default`; undeclared names are never visible.');
+const HOST_ENV = fn('host_env', 'name, default=None', 'Reads an environment variable the extension declared in env=; any other name gives `default`.');
 
 // ---------------------------------------------------------------------------------------------
 // G1: `import vis` (Vis 0.1.41, vis-sdk.md §4)
@@ -361,22 +361,22 @@ const PROVIDER_FAMILY: MemberSpec[] = [
   cls(
     'ProviderPreset',
     '*, base_url: str | None = None, api_style: ProviderAPIStyle | None = None, default_models: Sequence[str] = (), responses_path: str | None = None, llm_headers: Mapping[str, str] | None = None, extra_body: Mapping[str, ProviderJSON] | None = None, is_hidden: bool | None = None, extra: Mapping[str, ProviderJSON] | None = None',
-    'Endpoint defaults of a provider (never credentials).',
+    'The base URL, wire dialect and default models a provider starts from (no secrets).',
     { typedOnly: true, params: { api_style: { vocab: 'api-style' } } },
   ),
   cls(
     'ProviderCredential',
     'token: str, api_url: str | None = None, api_style: ProviderAPIStyle | None = None, responses_path: str | None = None, llm_headers: Mapping[str, str] | None = None, source: str | None = None',
-    'A usable credential; the token and headers stay out of its repr.',
+    'What a provider callback returns to authenticate: a token, optionally an endpoint and headers.',
     { typedOnly: true, params: { api_style: { vocab: 'api-style' } } },
   ),
   cls(
     'ProviderStatus',
     'is_authenticated: bool, error: str | None = None, source: str | None = None, provider_id: str | None = None, status: str | None = None, base_url: str | None = None, label: str | None = None, config_path: str | None = None, extra: Mapping[str, ProviderJSON] | None = None',
-    'Whether a provider is connected, apart from its usage limits.',
+    'What status_fn reports: whether the provider is signed in, and details to show.',
     { typedOnly: true },
   ),
-  cls('ProviderModel', 'name: str, context: int | None = None, is_tool_call: bool | None = None, is_image_input: bool | None = None, extra: Mapping[str, ProviderJSON] | None = None', 'Model metadata returned by enrich_models_fn.', { typedOnly: true }),
+  cls('ProviderModel', 'name: str, context: int | None = None, is_tool_call: bool | None = None, is_image_input: bool | None = None, extra: Mapping[str, ProviderJSON] | None = None', 'One model with its context size and capabilities, as enrich_models_fn lists them.', { typedOnly: true }),
   cls('ProviderLimitWindow', 'kind: ProviderWindowKind, unit: ProviderWindowUnit | None = None, size: int | None = None, resets_at_ms: int | None = None', 'The window a usage limit is counted over.', {
     typedOnly: true,
     params: { kind: { vocab: 'window-kind' }, unit: { vocab: 'window-unit' } },
@@ -425,13 +425,13 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
   doc: 'The typed Vis SDK: frozen declarations registered once with vis.register (G2) or vis.register_extension (G3).',
   family: 'typed',
   members: [
-    cls('Extension', '*, name: str, description: str, version: str | None = None, kind: str | None = None, alias: str | None = None, activation: Callable[..., Any] | None = None, symbols: Sequence[Symbol] = (), prompt: str | Callable[..., Any] | None = None, slash_commands: Sequence[SlashCommand] = (), op_hooks: Sequence[OpHook] = (), language_tools: Sequence[LanguageSurface] = (), ctx: Callable[..., Any] | None = None, providers: Sequence[Provider] = (), network_filters: Sequence[NetworkFilter] = (), settings: Sequence[Setting] = (), env: Sequence[str] = ()', 'Declares an extension: its tools and host capabilities in one immutable, keyword-only declaration.', {
+    cls('Extension', '*, name: str, description: str, version: str | None = None, kind: str | None = None, alias: str | None = None, activation: Callable[..., Any] | None = None, symbols: Sequence[Symbol] = (), prompt: str | Callable[..., Any] | None = None, slash_commands: Sequence[SlashCommand] = (), op_hooks: Sequence[OpHook] = (), language_tools: Sequence[LanguageSurface] = (), ctx: Callable[..., Any] | None = None, providers: Sequence[Provider] = (), network_filters: Sequence[NetworkFilter] = (), settings: Sequence[Setting] = (), env: Sequence[str] = ()', 'Declares an extension: its name, tools, prompt, hooks, providers and the rest, by keyword only.', {
       typedOnly: true,
       params: EXTENSION_FIELDS,
     }),
     fn('register', 'extension: Extension', 'Registers the extension of this entry file, once (G2).', { returns: 'None', releases: { gen: ['G2'] }, typedOnly: true }),
     fn('register_extension', 'extension: Extension', 'Registers the extension of this entry file, once, resolving its declared environment (G3).', { returns: 'None', releases: G3_ONLY, typedOnly: true }),
-    cls('Symbol', 'fn: Callable[..., Any] | object, name: str | None = None, tag: SymbolTag = "observation", is_hidden: bool = False, activity: Activity | None = None', "Exposes a function, or an object's public methods as a namespace, as typed tools; construction validates it and derives its contract.", {
+    cls('Symbol', 'fn: Callable[..., Any] | object, name: str | None = None, tag: SymbolTag = "observation", is_hidden: bool = False, activity: Activity | None = None', "Makes a function a tool, or an object a namespace of tools (one per public method); it is checked and its contract built when created.", {
       typedOnly: true,
       params: {
         fn: { doc: 'A function (its docstring becomes the tool doc), or an object whose public methods form a namespace.' },
@@ -442,7 +442,7 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
       },
       members: [{ name: 'contract', kind: 'constant', type: 'dict[str, Any]', doc: 'The portable description of the tool as the model sees it.' }],
     }),
-    fn('method', 'fn: Any = None, *, tag: SymbolTag = "observation", is_hidden: bool = False, activity: Activity | None = None', 'Describes a public method of an object exported through Symbol: its tag, hidden flag and Activity.', {
+    fn('method', 'fn: Any = None, *, tag: SymbolTag = "observation", is_hidden: bool = False, activity: Activity | None = None', 'Sets the tag, hidden flag and Activity of one method of a namespace object.', {
       typedOnly: true,
       params: {
         fn: { doc: 'The method; leave it out to use @vis.method(...).' },
@@ -451,22 +451,22 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
         activity: { doc: 'The vis.Activity people see for this method.' },
       },
     }),
-    fn('sequence', '*, field: str', "Declares a dataclass's public list or tuple field as its sandbox sequence; apply it outside @dataclass (G3).", {
+    fn('sequence', '*, field: str', "Lets the sandbox iterate, index and len() a returned dataclass through one of its list or tuple fields; write it above @dataclass (G3).", {
       releases: G3_ONLY,
       typedOnly: true,
       params: { field: { doc: 'The name of the dataclass field that holds the items.' } },
     }),
     alias('SymbolTag', 'Literal["observation", "mutation", "verification", "external"]', 'The tags of a tool call; annotate a tag kept in a variable with it.', { typedOnly: true }),
-    cls('Catalog', 'symbols: Sequence[Symbol]', 'A read-only snapshot of public Symbols for tests and help, without running any tool.', {
+    cls('Catalog', 'symbols: Sequence[Symbol]', 'Looks up the specs and help text of a list of Symbols, for tests and docs, without calling them.', {
       typedOnly: true,
       members: [fn('spec', 'name: str | None = None', 'The ToolSpec or NamespaceSpec of a name, or the top-level specs.'), fn('help', 'name: str', 'The reference text doc() shows for a tool or namespace.')],
     }),
-    cls('SlashCommand', 'name: str, run: Callable[..., Any], doc: str | None = None, usage: str | None = None', 'A slash command for the user, not a tool for the model.', {
+    cls('SlashCommand', 'name: str, run: Callable[..., Any], doc: str | None = None, usage: str | None = None', 'Declares a command people type as /name; the model never sees it.', {
       typedOnly: true,
       params: { name: { doc: 'The command name (non-blank).' }, run: { doc: 'Called with {channel, args, raw, session_id}; returns vis.ok(...), vis.err(...) or text.' }, doc: { doc: 'What the command does.' }, usage: { doc: 'How to call it.' } },
     }),
     constant('GATE_OPS', 'tuple[str, ...]', 'The gate ops, asked before an operation and never wrapped: fs_access.'),
-    cls('OpHook', 'ops: Sequence[str], fn: Callable[..., Any], phase: Literal["before", "after"] = "before"', 'Observes host operations before or after they run, or answers the fs_access gate; never both in one hook.', {
+    cls('OpHook', 'ops: Sequence[str], fn: Callable[..., Any], phase: Literal["before", "after"] = "before"', 'Declares a callback run around host operations, or the fs_access gate; one hook is either kind, never both.', {
       typedOnly: true,
       params: {
         ops: { vocab: 'op', doc: 'A non-empty list of op names (a bare string is refused).' },
@@ -474,7 +474,7 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
         phase: { vocab: 'phase', doc: 'before or after; a gate is always asked before.' },
       },
     }),
-    cls('NetworkFilter', 'fn: Callable[..., Any]', 'A policy over network requests and responses at the host boundary; it fails closed.', { typedOnly: true }),
+    cls('NetworkFilter', 'fn: Callable[..., Any]', 'Declares a callback that sees and may refuse network traffic; an error refuses the request.', { typedOnly: true }),
     cls(
       'LanguageSurface',
       `*, language: str, extensions: Sequence[str] = (), is_exact_syntax: bool = False, ${LANGUAGE_HANDLERS.map((h) => `${h}: Callable[..., Any] | None = None`).join(', ')}`,
@@ -488,7 +488,7 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
     cls(
       'Setting',
       '*, id: str, label: str, default: bool | str, type: str = "boolean", choices: Sequence[str] = (), scopes: Sequence[str] | None = None, description: str | None = None, parent: str | None = None',
-      'Declares a boolean or choice setting in the settings of the app and the TUI; unlike other declarations it asks the host when built.',
+      'Declares an on/off or pick-one option people set in Vis; building it already asks the host to validate it.',
       {
         typedOnly: true,
         releases: ST_RELEASES,
@@ -501,7 +501,7 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
           scopes: { vocab: 'setting-scope', doc: 'Where it can be set: global, project, group, session (global only by default).' },
           parent: { releases: { only: ['f3ef1e26'] }, doc: 'Another setting of the same section this one is shown under.' },
         },
-        members: [fn('value', '', 'Reads the setting in the current callback, as the type of its default.')],
+        members: [fn('value', '', 'The value the setting has for the current callback (a bool or a choice, like its default).')],
       },
     ),
     cls('Activity', 'presenter: str = "generic", label: str | None = None, render: Callable[..., ActivityPresentation | None] | None = None, show_start: bool = True', 'How people see a tool call: its presenter, label, optional render callback and whether a running row shows.', {
@@ -513,7 +513,7 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
         show_start: { releases: { except: ['4f9b7a0d'] }, doc: 'Show a running row before the call settles; False for fast operations.' },
       },
     }),
-    cls('ActivitySection', 'headline: str, summary: str, content: tuple[ActivityBlock, ...] = (), *, summary_format: Literal["inline", "markdown"] | None = None', 'A visible headline and one-line summary, with content behind a disclosure.', {
+    cls('ActivitySection', 'headline: str, summary: str, content: tuple[ActivityBlock, ...] = (), *, summary_format: Literal["inline", "markdown"] | None = None', 'A headline and summary line shown at once, and typed content shown when unfolded.', {
       typedOnly: true,
       params: { summary_format: { vocab: 'summary-format', releases: G3_ONLY } },
     }),
@@ -527,26 +527,26 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
       },
     ),
     ...ACTIVITY_BLOCKS,
-    fn('publish_activity', 'presentation: ActivityPresentation', "Replaces the running tool call's presentation; returns False outside an invocation or when refused.", { returns: 'bool', typedOnly: true }),
+    fn('publish_activity', 'presentation: ActivityPresentation', "Shows an intermediate presentation for the tool call in progress; False when there is none or it is refused.", { returns: 'bool', typedOnly: true }),
     ...CONTRACT_RECORDS,
     ...PROVIDER_FAMILY,
-    fn('block', 'reason, hint=None', 'Refuses the operation a before hook is deciding; the model reads the reason, and the hint says what to do next.', {
+    fn('block', 'reason, hint=None', 'What a before hook returns to stop the operation; the model gets the reason and, when given, a hint.', {
       returns: 'dict',
       params: { hint: { releases: ST_RELEASES } },
     }),
-    fn('repair', 'source, *, notes', 'Returns repaired source from a before hook on patch, written once by the host.', { returns: 'dict', releases: ST_RELEASES, params: { notes: { doc: 'A non-empty list of non-blank strings.' } } }),
+    fn('repair', 'source, *, notes', 'What a before hook on patch returns to have the host write corrected text instead.', { returns: 'dict', releases: ST_RELEASES, params: { notes: { doc: 'A non-empty list of non-blank strings.' } } }),
     ...SLASH_RESULTS,
     STRINGS_OF,
     HOST_ENV,
     state(),
-    fn('workspace_root', '', "The active session's working copy as a path (the process directory outside Vis).", { returns: 'Path' }),
+    fn('workspace_root', '', "The folder the calling session works in, as a Path (the current directory when run outside Vis).", { returns: 'Path' }),
     log(),
     notify(),
     SHELL_CLASS,
     shellCall('shell', 'Runs a command through the unconfined shell and returns its handle.'),
     shellCall('jailed_shell', 'Runs a command inside the workspace jail.'),
     shellCall('jailed_shell_session', "Runs a command inside the calling session's jail policy (removed in later G3).", { releases: { to: '1a8b6ead' } }),
-    obj('fs', '_Fs', "The extension's own filesystem access, done by the runtime outside the jail's audit hook.", [
+    obj('fs', '_Fs', "File operations on the extension's own files that the jail does not refuse (unlike open()); the model's sandbox cannot use them.", [
       fn('read', 'path', 'Reads a file as bytes.'),
       fn('read_text', 'path, encoding="utf-8"', 'Reads a file as text.'),
       fn('write', 'path, data, append=False', 'Writes text or bytes to a file.'),
@@ -558,9 +558,9 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
       fn('stat', 'path', 'Stats a path, or None when it does not exist.'),
       fn('exists', 'path', 'Whether a path exists.'),
     ]),
-    obj('tools', '_Tools', 'The active session tools, called the way the model calls them: vis.tools.spel.reserve(...) or vis.tools["spel.reserve"](...).', [], { releases: { from: 'f16a4d6f' } }),
-    obj('council', '_Council', "Council operations bound to the extension's owning session.", [
-      fn('wake', 'content: str, *, kind: Literal["complain", "coordination", "informational"], thread_id: int | None = None, title: str | None = None, idempotency_key: str | None = None', 'Publishes an event to the bound session, waking it when eligible.', {
+    obj('tools', '_Tools', 'Calls any tool of the current session by its public name, as vis.tools.spel.reserve(...) or vis.tools["spel.reserve"](...).', [], { releases: { from: 'f16a4d6f' } }),
+    obj('council', '_Council', "Messaging into the session that owns the extension, from code that runs outside a tool call.", [
+      fn('wake', 'content: str, *, kind: Literal["complain", "coordination", "informational"], thread_id: int | None = None, title: str | None = None, idempotency_key: str | None = None', "Posts a message into the extension's session (complaint, coordination or information), which may start a turn.", {
         params: { kind: { vocab: 'council-kind' } },
       }),
     ]),
@@ -579,13 +579,13 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
     LIVE,
     testing(true),
     ...LIVE_BUILDERS,
-    liveBuilder('disclosure', 'node_id, label, *nodes, default_expanded=False', 'A collapsible live column.'),
-    liveBuilder('divider', 'node_id', 'A horizontal rule in a live view.'),
-    liveBuilder('code', 'node_id, text, *, language=None, **spec', 'Literal code in a live view, never executed.'),
-    liveBuilder('spinner', 'node_id, text="Working", *, variant="braille", is_active=True, **spec', 'A live activity indicator.'),
-    liveBuilder('button', 'node_id, label, *, is_disabled=False, **spec', 'An operator action in a live view; presses count in view.state().'),
-    liveBuilder('table_group', 'group_id, label=None, **spec', 'One declared group of a live table.'),
-    cls('Host', '', 'The operations every Vis host implements for the SDK.'),
+    liveBuilder('disclosure', 'node_id, label, *nodes, default_expanded=False', 'A live column people can fold and unfold.'),
+    liveBuilder('divider', 'node_id', 'A separator line in a live view.'),
+    liveBuilder('code', 'node_id, text, *, language=None, **spec', 'A live node showing source code as text (it is never run).'),
+    liveBuilder('spinner', 'node_id, text="Working", *, variant="braille", is_active=True, **spec', 'A live busy indicator.'),
+    liveBuilder('button', 'node_id, label, *, is_disabled=False, **spec', 'A live button; the extension reads how often it was pressed from view.state().'),
+    liveBuilder('table_group', 'group_id, label=None, **spec', 'A group declaration for a live table, which rows name as their parent.'),
+    cls('Host', '', 'The interface a Vis host gives the SDK (state, logs, shells, dialogs...); extensions do not call it.'),
     ...internal(
       'annotations',
       'ast',
