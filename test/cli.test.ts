@@ -14,6 +14,8 @@ const run = (...args: string[]) => {
 
 const VALID = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="ok", description="Fine."))\n';
 const INVALID = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="bad", description=""))\n';
+/** The same mistake in an extension of another name (one project keeps one extension per name). */
+const invalid = (name: string) => INVALID.replace('"bad"', JSON.stringify(name));
 
 describe('check CLI', () => {
   let dir: string;
@@ -29,9 +31,9 @@ describe('check CLI', () => {
     write('test_bad.py', INVALID);
     write('bad_test.py', INVALID);
     write('.hidden.py', INVALID);
-    write('pkg/extension.py', INVALID);
+    write('pkg/extension.py', invalid('pkg'));
     write('pkg/helpers.py', INVALID);
-    write('versioned/current/extension.py', INVALID);
+    write('versioned/current/extension.py', invalid('versioned'));
     write('versioned/0.1.0/extension.py', INVALID);
   });
 
@@ -41,7 +43,7 @@ describe('check CLI', () => {
     assert.equal(
       r.stdout,
       ['bad.py', 'pkg/extension.py', 'versioned/current/extension.py']
-        .map((f) => `${path.join(dir, f)}:3:62: error [EXT-004] vis.Extension requires description=<non-empty string>\n`)
+        .map((f) => `${path.join(dir, f)}:3:${59 + (f === 'bad.py' ? 'bad' : f.split('/')[0]).length}: error [EXT-004] vis.Extension requires description=<non-empty string>\n`)
         .join(''),
     );
     assert.equal(r.stderr, '4 files checked, 3 errors\n');
@@ -68,7 +70,8 @@ describe('check CLI', () => {
   it('checks the examples: every generation valid, the broken greeter with all its errors at once', () => {
     const root = path.join(__dirname, '..', 'examples');
     const valid = run('check', path.join(root, 'extensions'));
-    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '3 files checked, 0 errors\n']);
+    // The package probe/ brings its sibling modules (src/probe/__init__.py and models.py) along.
+    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '5 files checked, 0 errors\n']);
     const broken = run('check', path.join(root, 'broken'));
     const file = path.join(root, 'broken', 'greeter.py');
     assert.equal(broken.code, 1);

@@ -3,17 +3,22 @@
 //   vis-authoring numstat BEFORE AFTER                    line_changes counts, as git diff --numstat prints them
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { analyzeText } from './analysis';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readTextFileSync } from '../../shared/files';
 import { initParser } from './parse/parser';
 import { runNumstat } from './changes/numstat';
-import { discoverExtensionFiles } from './discovery';
+import { entriesOfDirectory } from './workspace/discovery';
+import { Program } from './workspace/program';
+import { Workspace } from './workspace/workspace';
 
 const USAGE = `usage: vis-authoring check [--format text|json] [PATH...]
        vis-authoring numstat BEFORE AFTER
 
-Checks Vis extension files. A directory is searched the way Vis discovers extensions:
-its top-level *.py files (not test_*.py or *_test.py), <dir>/extension.py and <dir>/current/extension.py.
+Checks Vis extension files and the modules they import. A project root (a folder with
+.vis/extensions) is checked as Vis would load it: the entry files of .vis/extensions, and the folder
+itself when it is an extension package (extension.py). Any other directory is searched the way Vis
+searches an extensions directory: its top-level *.py files (not test_*.py, *_test.py or dotfiles),
+<dir>/extension.py and <dir>/current/extension.py. With no PATH, the current folder.
 numstat prints the lines AFTER adds and removes relative to BEFORE (added<TAB>removed<TAB>AFTER), the
 minimal counts of git diff --minimal --numstat.`;
 
@@ -54,7 +59,11 @@ async function check(args: string[], io: Output): Promise<number> {
     return 2;
   }
   if (paths.length === 0) paths.push('.');
-  const files: string[] = [];
+  // What to check: a directory through a program of its own (its entries and the modules they reach),
+  // a file through the program of the current folder.
+  const files = new Workspace({ globalDir: undefined });
+  files.setFolders([process.cwd()]);
+  const targets: { program: Program; uris: string[]; given: string; abs: string }[] = [];
   for (const p of paths) {
     let stat: fs.Stats;
     try {
@@ -63,39 +72,58 @@ async function check(args: string[], io: Output): Promise<number> {
       io.err(`no such file or directory: ${p}`);
       return 2;
     }
-    files.push(...(stat.isDirectory() ? discoverExtensionFiles(p) : [p]));
+    const abs = path.resolve(p);
+    if (stat.isDirectory()) {
+      const program = new Program({ root: abs, entries: entriesOfDirectory(abs) });
+      targets.push({ program, uris: [], given: p, abs });
+    } else {
+      const uri = pathToFileURL(abs).href;
+      targets.push({ program: files.programFor(uri), uris: [uri], given: p, abs });
+    }
   }
   await initParser();
   const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
   let errors = 0;
-  for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (e) {
-      io.err(`cannot read ${file}: ${(e as Error).message}`);
-      errors++;
-      continue;
-    }
-    const { findings } = analyzeText(pathToFileURL(path.resolve(file)).href, text);
-    for (const f of findings) {
-      if (f.severity === 'error') errors++;
-      results.push({
-        path: file,
-        line: f.range.start.line + 1,
-        column: f.range.start.character + 1,
-        endLine: f.range.end.line + 1,
-        endColumn: f.range.end.character + 1,
-        severity: f.severity,
-        rule: f.rule,
-        message: f.message,
-      });
+  let checked = 0;
+  const seen = new Set<string>();
+  for (const t of targets) {
+    const uris = t.uris.length ? t.uris : t.program.index();
+    // Every module's own findings first, so the findings an entry puts on its modules are known.
+    for (const uri of uris) t.program.findings(uri);
+    for (const uri of uris) {
+      if (seen.has(uri)) continue;
+      seen.add(uri);
+      const file = fileURLToPath(uri);
+      // Paths as the user spelled the folder (or file) they gave.
+      const rel = path.relative(t.abs, file);
+      const shown = rel === '' ? t.given : rel.startsWith('..') || path.isAbsolute(rel) ? file : path.join(t.given, rel);
+      const analysis = t.program.analysis(uri);
+      checked++;
+      if (!analysis) {
+        const read = readTextFileSync(file, { maxBytes: t.program.maxFileSize });
+        io.err(`cannot read ${shown}: ${read.ok ? 'too large' : read.message}`);
+        errors++;
+        continue;
+      }
+      for (const f of analysis.findings) {
+        if (f.severity === 'error') errors++;
+        results.push({
+          path: shown,
+          line: f.range.start.line + 1,
+          column: f.range.start.character + 1,
+          endLine: f.range.end.line + 1,
+          endColumn: f.range.end.character + 1,
+          severity: f.severity,
+          rule: f.rule,
+          message: f.message,
+        });
+      }
     }
   }
   if (format === 'json') io.out(JSON.stringify(results, null, 2));
   else {
     for (const r of results) io.out(`${r.path}:${r.line}:${r.column}: ${r.severity} [${r.rule}] ${r.message}`);
-    io.err(`${files.length} file${files.length === 1 ? '' : 's'} checked, ${errors} error${errors === 1 ? '' : 's'}`);
+    io.err(`${checked} file${checked === 1 ? '' : 's'} checked, ${errors} error${errors === 1 ? '' : 's'}`);
   }
   return errors > 0 ? 1 : 0;
 }

@@ -29,11 +29,21 @@ export interface ContractOptions {
   loader?: ModuleLoader;
   /** The file's path, for relative imports. */
   path?: string;
+  /** False for a module an entry imports: Vis loads only entry files as if they had `from __future__ import annotations`. Default true. */
+  entry?: boolean;
 }
 
 export interface Issue {
   rule: string;
   message: string;
+  range: Range;
+  /** The module the offending declaration is in, when it is not the module of the Symbol. */
+  uri?: string;
+}
+
+/** Where a declaration is written. */
+interface At {
+  uri: string;
   range: Range;
 }
 
@@ -99,7 +109,7 @@ export function isSymbolCall(call: Call): boolean {
 /** Every Symbol declaration in the file, analysed. */
 export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
   if (model.generation !== 'G2' && model.generation !== 'G3') return [];
-  const scope = scopeOf(model, { path: opts.path, entry: true });
+  const scope = scopeOf(model, { path: opts.path, entry: opts.entry ?? true });
   const ctx = typeContext(opts.loader);
   return model.calls.filter(isSymbolCall).map((call) => analyseSymbol(scope, call, opts, ctx));
 }
@@ -173,7 +183,14 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
     }
     // SYM-005: a docstring.
     const doc = target.k === 'function' ? methodDoc(target, ctx) : undefined;
-    if (isBlankDoc(doc)) issue('SYM-005', `vis.Symbol: ${fnName} needs a docstring - it becomes the model-facing doc()`, fnArg.value.range);
+    if (isBlankDoc(doc)) {
+      const elsewhere = target.k === 'function' && target.scope.model.uri !== model.uri;
+      info.issues.push({
+        rule: 'SYM-005',
+        message: `vis.Symbol: ${fnName} needs a docstring - it becomes the model-facing doc()`,
+        ...(elsewhere ? { range: target.decl.nameRange, uri: target.scope.model.uri } : { range: fnArg.value.range }),
+      });
+    }
     // SYM-007: activity must be an Activity.
     if (activityBad) issue('SYM-007', 'activity must be a vis.Activity declaration', activity.a!.value.range);
     // SYM-008 (guidance): no explicit activity.
@@ -270,16 +287,21 @@ interface Walk {
 
 type Candidate =
   | { kind: 'method'; entry: Extract<ClassEntry, { kind: 'method' }> }
-  | { kind: 'value'; obj: Obj; text: string };
+  | { kind: 'value'; obj: Obj; text: string; at: At };
+
+/** The range an issue about a declaration goes on: the declaration itself when it is in another module, else the Symbol's argument. */
+function issueAt(w: Walk, at: At | undefined): { range: Range; uri?: string } {
+  return at && at.uri !== w.scope.model.uri ? { range: at.range, uri: at.uri } : { range: w.range };
+}
 
 /** `_object_symbol_specs`: members of an instance in MRO order, then its own attributes. */
-function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string): void {
+function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string, at?: At): void {
   const previous = w.seen.get(obj.identity);
   if (previous !== undefined) {
     w.issues.push({
       rule: 'SYM-014',
       message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(path)} repeats the object already exposed at ${pyStrRepr(previous)}; cycles and repeated references are not supported`,
-      range: w.range,
+      ...issueAt(w, at),
     });
     return;
   }
@@ -290,10 +312,11 @@ function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string): 
   for (const c of [...order.classes].reverse()) {
     for (const e of classEntries(c)) {
       if (e.name.startsWith('_')) continue;
+      const at: At = { uri: c.scope.model.uri, range: e.kind === 'class' ? e.cls.decl.nameRange : e.kind === 'value' ? e.range : e.decl.nameRange };
       if (e.kind === 'method') candidates.set(e.name, { kind: 'method', entry: e });
-      else if (e.kind === 'descriptor') candidates.set(e.name, { kind: 'value', obj: { k: 'plain', typeName: e.typeName }, text: e.name });
-      else if (e.kind === 'class') candidates.set(e.name, { kind: 'value', obj: { k: 'class', cls: e.cls }, text: e.name });
-      else candidates.set(e.name, { kind: 'value', obj: classValue(c, e.value, w), text: e.value.text });
+      else if (e.kind === 'descriptor') candidates.set(e.name, { kind: 'value', obj: { k: 'plain', typeName: e.typeName }, text: e.name, at });
+      else if (e.kind === 'class') candidates.set(e.name, { kind: 'value', obj: { k: 'class', cls: e.cls }, text: e.name, at });
+      else candidates.set(e.name, { kind: 'value', obj: classValue(c, e.value, w), text: e.value.text, at });
     }
   }
   // vars(obj): the attributes `__init__` assigns.
@@ -301,27 +324,27 @@ function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string): 
   if (init) {
     for (const a of init.owner.decl.selfAssignments) {
       if (a.name.startsWith('_')) continue;
-      candidates.set(a.name, { kind: 'value', obj: instanceValue(init.owner, init.decl, a.value, obj, w), text: a.value.text });
+      candidates.set(a.name, { kind: 'value', obj: instanceValue(init.owner, init.decl, a.value, obj, w), text: a.value.text, at: { uri: init.owner.scope.model.uri, range: a.range } });
     }
   }
   for (const [name, cand] of candidates) {
     const memberPath = `${path}.${name}`;
     if (cand.kind === 'method') {
       const e = cand.entry;
-      addTool(w, memberPath, name, { k: 'function', scope: e.owner.scope, decl: e.decl, bound: !e.isStatic, owner: e.owner, isStatic: e.isStatic });
+      addTool(w, memberPath, name, { k: 'function', scope: e.owner.scope, decl: e.decl, bound: !e.isStatic, owner: e.owner, isStatic: e.isStatic }, { uri: e.owner.scope.model.uri, range: e.decl.nameRange });
       continue;
     }
     const o = cand.obj;
     if (o.k === 'function' || o.k === 'lambda' || o.k === 'class' || o.k === 'callable') {
-      addTool(w, memberPath, name, o);
+      addTool(w, memberPath, name, o, cand.at);
     } else if (o.k === 'instance') {
-      if (isCallableClass(o.cls, w.ctx)) addTool(w, memberPath, name, o);
-      else traverse(w, o, memberPath);
+      if (isCallableClass(o.cls, w.ctx)) addTool(w, memberPath, name, o, cand.at);
+      else traverse(w, o, memberPath, cand.at);
     } else if (o.k === 'plain') {
       w.issues.push({
         rule: 'SYM-013',
         message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(memberPath)} has unsupported value of type ${o.typeName}; expose callable methods, nest a capability object, or make the attribute private`,
-        range: w.range,
+        ...issueAt(w, cand.at),
       });
     } else {
       w.complete = false;
@@ -382,7 +405,7 @@ function methodMeta(scope: ModuleScope, decl: FunctionDecl): { tag?: string; tag
   return { tagKnown: true, activity: false, decorated: false };
 }
 
-function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
+function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): void {
   const vocab = tagVocabulary(w.scope.model, w.opts.format);
   let src: CallableSource | undefined;
   let doc: string | undefined;
@@ -412,7 +435,7 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
     w.issues.push({
       rule: 'SYM-018',
       message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(memberPath)} is a class, so its constructor becomes a tool; make it private or move it out of the namespace if that is not meant`,
-      range: w.range,
+      ...issueAt(w, o.k === 'class' ? { uri: o.cls.scope.model.uri, range: o.cls.decl.nameRange } : at),
     });
     src = constructorSource(o.cls, w.ctx);
     doc = classDocOf(o.cls, w.ctx);
@@ -428,7 +451,7 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
   }
   // SYM-016: each member is checked like a function Symbol under its member name.
   if (isBlankDoc(doc)) {
-    w.issues.push({ rule: 'SYM-016', message: `vis.Symbol: ${docName} needs a docstring - it becomes the model-facing doc()`, range: w.range });
+    w.issues.push({ rule: 'SYM-016', message: `vis.Symbol: ${docName} needs a docstring - it becomes the model-facing doc()`, ...issueAt(w, o.k === 'function' ? { uri: o.scope.model.uri, range: o.decl.nameRange } : at) });
     return;
   }
   if (!src || tag === undefined || !vocab.includes(tag)) {

@@ -1,7 +1,9 @@
-// What every feature provider gets: the connection, the open documents, the analyzer and the settings.
+// What every feature provider gets: the connection, the open documents, the workspace programs and the settings.
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Analysis, Analyzer } from '../analysis';
+import type { Analysis } from '../analysis';
+import { canonicalUri, type Program } from '../workspace/program';
+import type { Workspace } from '../workspace/workspace';
 import type { SeverityOverrides } from '../rules';
 import type { ContractFormat } from '../contracts/types';
 import { DEFAULT_ROUTING_VERSION, type RoutingVersion } from '../routing/render';
@@ -15,10 +17,12 @@ export interface Settings {
   contractFormat: ContractFormat;
   /** The vis-lang-interface wording `prompt.routing(...)` is rendered in. */
   langInterfaceVersion: RoutingVersion;
+  /** `workspace`: every extension the folder holds is checked in the background; `openFiles`: open documents only. */
+  diagnostics: { scope: 'workspace' | 'openFiles' };
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: 2_000_000, contractFormat: 'C3', langInterfaceVersion: DEFAULT_ROUTING_VERSION };
+  return { enable: true, severity: {}, maxFileSize: 2_000_000, contractFormat: 'C3', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' } };
 }
 
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */
@@ -30,18 +34,36 @@ export function routingVersionOf(settings: Settings): RoutingVersion {
 export interface ServerContext {
   connection: Connection;
   documents: TextDocuments<TextDocument>;
-  analyzer: Analyzer;
+  workspace: Workspace;
   settings: Settings;
   log(message: string): void;
+}
+
+/** Whether the workspace is checked in the background (`visAuthoring.diagnostics.scope`). */
+export function workspaceScope(settings: Settings): boolean {
+  return settings.diagnostics?.scope !== 'openFiles';
+}
+
+/** The program a document belongs to, and the document's URI as the program names it. */
+export function programOf(ctx: ServerContext, uri: string): { program: Program; uri: string } {
+  const canonical = canonicalUri(uri);
+  return { program: ctx.workspace.programFor(canonical), uri: canonical };
+}
+
+/** The current analysis of a module (open or on disk), or undefined when it is disabled, too large or fails. */
+export function analysisOfUri(ctx: ServerContext, uri: string): Analysis | undefined {
+  if (!ctx.settings.enable) return undefined;
+  const { program, uri: canonical } = programOf(ctx, uri);
+  try {
+    return program.analysis(canonical);
+  } catch (e) {
+    ctx.log(`analysis of ${uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return undefined;
+  }
 }
 
 /** The current analysis of an open document, or undefined when it is disabled, too large or fails. */
 export function analysisOf(ctx: ServerContext, doc: TextDocument): Analysis | undefined {
   if (!ctx.settings.enable || doc.getText().length > ctx.settings.maxFileSize) return undefined;
-  try {
-    return ctx.analyzer.analyze(doc.uri, doc.version, doc.getText());
-  } catch (e) {
-    ctx.log(`analysis of ${doc.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return undefined;
-  }
+  return analysisOfUri(ctx, doc.uri);
 }

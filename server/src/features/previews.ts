@@ -1,6 +1,5 @@
 // Model-facing docs previews over LSP: the previewDocs and previewPrompt requests, and two code
 // lenses above the registration call that open them in the client (client/src/previews.ts).
-import fs from 'node:fs';
 import type { CodeLens } from 'vscode-languageserver/node';
 import {
   PreviewDocsCommand,
@@ -10,12 +9,11 @@ import {
   type PreviewDocsParams,
   type PreviewDocsResult,
 } from '../../../shared/protocol';
-import { analyzeText, type Analysis } from '../analysis';
+import type { Analysis } from '../analysis';
 import { findExtension } from '../docs/extension';
 import { previewDocs, previewPrompt, type DocsPreview } from '../docs/preview';
 import type { ToolDocSource } from '../docs/toolDocs';
-import { filePathOf } from '../rules/util';
-import { analysisOf, routingVersionOf, type ServerContext } from './context';
+import { analysisOf, analysisOfUri, routingVersionOf, type ServerContext } from './context';
 
 type Kind = 'docs' | 'prompt';
 
@@ -27,17 +25,11 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
     return kind === 'docs' ? previewDocs(analysis, options) : previewPrompt(analysis, options);
   };
 
-  /** The preview of an open document, or of the file on disk (a preview can outlive its editor). */
+  /** The preview of an open document, or of the file on disk (a preview can outlive its editor), through the program. */
   const request = (kind: Kind) => (params: PreviewDocsParams): PreviewDocsResult => {
     const doc = ctx.documents.get(params.uri);
-    let p: DocsPreview | undefined;
-    if (doc) {
-      const analysis = analysisOf(ctx, doc);
-      p = analysis && build(analysis, kind);
-    } else {
-      const text = readFile(params.uri);
-      if (text !== undefined && ctx.settings.enable && text.length <= ctx.settings.maxFileSize) p = build(analyzeText(params.uri, text), kind);
-    }
+    const analysis = doc ? analysisOf(ctx, doc) : analysisOfUri(ctx, params.uri);
+    const p: DocsPreview | undefined = analysis && build(analysis, kind);
     if (!p) {
       const text = `No preview for ${params.uri}: it is not analysed (Vis Authoring is disabled, or the file is too large, unreadable or failed to analyse).\n`;
       return { text, parts: [], tokens: 0 };
@@ -62,14 +54,4 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
       { range, command: { title: 'Preview prompt', command: PreviewPromptCommand, arguments: args } },
     ];
   });
-}
-
-function readFile(uri: string): string | undefined {
-  const file = filePathOf(uri);
-  if (file === undefined) return undefined;
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
