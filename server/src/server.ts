@@ -43,6 +43,8 @@ const ctx: ServerContext = {
       return doc && { version: doc.version, text: doc.getText(), uri: doc.uri };
     },
     globalDir,
+    // VIS_AUTHORING_TRACE=analysis logs each module version analysed and each Symbol analysis (tests, diagnosis).
+    trace: /\banalysis\b/.test(process.env.VIS_AUTHORING_TRACE ?? '') ? (m) => connection.console.log(`[${PRODUCT}] trace: ${m}`) : undefined,
   }),
   settings: defaultSettings(),
   log: (message) => connection.console.log(`[${PRODUCT}] ${message}`),

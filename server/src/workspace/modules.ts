@@ -18,6 +18,8 @@ export class ModuleStore {
   private last = new Map<string, ModuleAnalysis>();
   /** How many module versions were analysed (tree → model): a version is never analysed twice. */
   analyses = 0;
+  /** Called after each module version is analysed (the server's analysis trace). */
+  onAnalyzed?: (analysis: ModuleAnalysis) => void;
 
   /** The analysis of a module version, from the cache when this stamp was analysed already. */
   analyze(uri: string, stamp: string, version: number, text: string, keepTree: boolean): ModuleAnalysis {
@@ -44,6 +46,7 @@ export class ModuleStore {
     this.analyses++;
     const analysis: ModuleAnalysis = { uri, version, stamp, model, millis: performance.now() - t0 };
     this.last.set(uri, analysis);
+    this.onAnalyzed?.(analysis);
     return analysis;
   }
 

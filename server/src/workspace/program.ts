@@ -55,6 +55,8 @@ export interface ProgramOptions {
   maxFileSize?: number;
   /** Keep the trees of open documents between versions (incremental re-parse). Default true. */
   keepTrees?: boolean;
+  /** Told of every module version analysed and every Symbol analysis (`VIS_AUTHORING_TRACE=analysis`). */
+  trace?: (message: string) => void;
   /** The entry files, when they are given rather than discovered (the CLI on a folder of extensions). */
   entries?: EntryFile[];
 }
@@ -138,7 +140,11 @@ export class Program {
     this.maxFileSize = options.maxFileSize ?? 2_000_000;
     this.keepTrees = options.keepTrees ?? true;
     this.givenEntries = options.entries;
+    this.trace = options.trace;
+    if (this.trace) this.modules.onAnalyzed = (a) => this.trace?.(`analysed ${a.uri} ${a.stamp}`);
   }
+
+  private trace?: (message: string) => void;
 
   private givenEntries?: EntryFile[];
 
@@ -434,6 +440,7 @@ export class Program {
     if (!j) return [];
     if (!j.infos) {
       this.stats.symbolAnalyses++;
+      this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
       const file = filePathOf(uri);
       try {
         j.infos = symbolInfos(j.analysis.model, { format: j.format, loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
