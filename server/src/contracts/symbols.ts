@@ -1,7 +1,7 @@
 // Every `vis.Symbol(...)` in a file: its form (function or object namespace), its contract in the
 // chosen format, its generated doc text, and the SDK refusals it would raise (SYM-001…SYM-016) —
 // all from the declaration model, never by running the file.
-import { isKnown, resolve, sdkCall } from '../model/sdk';
+import { isKnown, methodPatches, resolve, sdkCall } from '../model/sdk';
 import type { Argument, Call, ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
 import { bindArguments, isIdentifier } from '../rules/util';
 import { callableContract, functionSource, type CallableSource, type ParamSource } from './callable';
@@ -13,6 +13,7 @@ import {
   evalValue,
   initOf,
   isCallableClass,
+  methodObj,
   mro,
   type ClassEntry,
   type ClassRef,
@@ -331,7 +332,7 @@ function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string, a
     const memberPath = `${path}.${name}`;
     if (cand.kind === 'method') {
       const e = cand.entry;
-      addTool(w, memberPath, name, { k: 'function', scope: e.owner.scope, decl: e.decl, bound: !e.isStatic, owner: e.owner, isStatic: e.isStatic }, { uri: e.owner.scope.model.uri, range: e.decl.nameRange });
+      addTool(w, memberPath, name, methodObj(e, !e.isStatic, w.ctx), { uri: e.owner.scope.model.uri, range: e.decl.nameRange });
       continue;
     }
     const o = cand.obj;
@@ -383,26 +384,32 @@ function instanceValue(owner: ClassRef, init: FunctionDecl, v: Value, self: Extr
   return o;
 }
 
-function methodMeta(scope: ModuleScope, decl: FunctionDecl): { tag?: string; tagKnown: boolean; hidden?: boolean; activity: boolean; decorated: boolean } {
-  for (const d of decl.decorators) {
-    if (qualified(scope, d.name) !== 'blockether.vis.extension.method') continue;
-    if (!d.call) return { tagKnown: true, activity: false, decorated: true };
-    const get = (n: string) => {
-      const a = d.call!.args.find((x) => x.name === n);
-      return a ? resolve(scope.model, a.value) : undefined;
-    };
-    const tag = get('tag');
-    const hidden = get('is_hidden');
-    const activity = get('activity');
-    return {
-      tag: tag?.kind === 'str' ? tag.value : undefined,
-      tagKnown: !tag || tag.kind === 'str',
-      hidden: hidden?.kind === 'bool' ? hidden.value : undefined,
-      activity: !!activity && activity.kind !== 'none',
-      decorated: true,
-    };
-  }
-  return { tagKnown: true, activity: false, decorated: false };
+/**
+ * A method's `vis.method` metadata: from `@vis.method(...)` on it, and from module-level applications
+ * after the class (`Tools.save = vis.method(tag="mutation")(Tools.save)`); the last one applied wins.
+ */
+function methodMeta(scope: ModuleScope, decl: FunctionDecl, owner?: ClassRef): { tag?: string; tagKnown: boolean; hidden?: boolean; activity: boolean; decorated: boolean } {
+  const calls: (Call | undefined)[] = [];
+  // Decorators apply bottom-up.
+  for (const d of [...decl.decorators].reverse()) if (qualified(scope, d.name) === 'blockether.vis.extension.method') calls.push(d.call);
+  calls.push(...methodPatches(scope.model, owner ? `${owner.decl.name}.${decl.name}` : decl.name));
+  if (!calls.length) return { tagKnown: true, activity: false, decorated: false };
+  const last = calls[calls.length - 1];
+  if (!last) return { tag: 'observation', tagKnown: true, activity: false, decorated: true };
+  const get = (n: string) => {
+    const a = last.args.find((x) => x.name === n);
+    return a ? resolve(scope.model, a.value) : undefined;
+  };
+  const tag = get('tag');
+  const hidden = get('is_hidden');
+  const activity = get('activity');
+  return {
+    tag: !tag ? 'observation' : tag.kind === 'str' ? tag.value : undefined,
+    tagKnown: !tag || tag.kind === 'str',
+    hidden: hidden?.kind === 'bool' ? hidden.value : undefined,
+    activity: !!activity && activity.kind !== 'none',
+    decorated: true,
+  };
 }
 
 function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): void {
@@ -421,10 +428,10 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
     docName = o.decl.name;
     decl = o.decl;
     declUri = o.scope.model.uri;
-    const meta = methodMeta(o.scope, o.decl);
+    const meta = methodMeta(o.origin?.scope ?? o.scope, o.origin?.decl ?? o.decl, o.owner);
     if (meta.decorated) {
       if (!meta.tagKnown) w.complete = false;
-      tag = meta.tag ?? (meta.tagKnown && !o.decl.decorators.some((d) => d.call?.args.some((a) => a.name === 'tag')) ? 'observation' : undefined);
+      tag = meta.tag;
       hidden = meta.hidden ?? false;
       activity = meta.activity;
     }

@@ -503,8 +503,7 @@ export class Program {
       const uri = queue.pop()!;
       if (out.has(uri)) continue;
       out.add(uri);
-      const file = filePathOf(uri);
-      for (const [other, j] of this.joins) if (file && j.deps.has(file) && !out.has(other)) queue.push(other);
+      for (const other of this.dependents(uri)) if (!out.has(other)) queue.push(other);
       for (const t of this.targets.get(uri) ?? []) if (!out.has(t)) queue.push(t);
     }
     // A changed entry can start or stop a cross-file finding on another entry.
