@@ -5,10 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { NOTES, project } from './helpers/project';
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
-const run = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+const run = (...args: string[]) => runIn(undefined, ...args);
+const runIn = (cwd: string | undefined, ...args: string[]) => {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
@@ -88,6 +90,24 @@ describe('check CLI', () => {
         .map((l) => `${file}:${l}\n`)
         .join(''),
     );
+  });
+
+  it('checks what Vis would load at a project root: .vis/extensions entries and the modules they reach, not test files', () => {
+    const p = project(NOTES.files);
+    try {
+      const tools = path.join(p.root, NOTES.tools);
+      const expected = [
+        `${tools}:${p.line(NOTES.tools, 'LIMIT = 10') + 1}:5: error [SYM-013] vis.Symbol(object, ...): public attribute 'notes.LIMIT' has unsupported value of type int; expose callable methods, nest a capability object, or make the attribute private\n`,
+        `${tools}:${p.line(NOTES.tools, 'def save(') + 1}:9: error [SYM-016] vis.Symbol: save needs a docstring - it becomes the model-facing doc()\n`,
+      ].join('');
+      const r = run('check', p.root);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [1, expected, '4 files checked, 2 errors\n']);
+      // No path: the current folder, paths relative to it.
+      const here = runIn(p.root, 'check');
+      assert.deepEqual([here.code, here.stdout, here.stderr], [1, expected.replaceAll(`${p.root}/`, ''), '4 files checked, 2 errors\n']);
+    } finally {
+      p.remove();
+    }
   });
 
   it('numstat prints the line_changes counts as git diff --numstat does', () => {

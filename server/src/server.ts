@@ -79,7 +79,12 @@ connection.onInitialized(async () => {
     await connection.client.register(DidChangeConfigurationNotification.type, undefined);
     await pullSettings(false);
   }
-  if (canWatchFiles) await watchFiles(connection, globalDir).catch((e) => ctx.log(`file watchers not registered: ${e instanceof Error ? e.message : String(e)}`));
+  if (canWatchFiles) {
+    await watchFiles(connection, globalDir).then(
+      () => ctx.workspace.watch(globalDir),
+      (e) => ctx.log(`file watchers not registered: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
   if (canFollowFolders) {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
       const current = ctx.workspace.all().flatMap((p) => (p.root ? [p.root] : []));

@@ -129,6 +129,9 @@ export class Program {
   /** The modules each module's findings were put on, as last computed (for re-publication). */
   private targets = new Map<string, Set<string>>();
   private crossFile?: { key: string; findings: Finding[] };
+  private unwatchedFor?: { entries: EntryFile[]; list: string[] };
+  /** The modules whose joins read a file (a superset: a join replaced since may not read it any more). */
+  private readers = new Map<string, Set<string>>();
 
   constructor(options: ProgramOptions = {}) {
     this.root = options.root && path.resolve(options.root);
@@ -156,6 +159,30 @@ export class Program {
     return this.open(uri)?.uri ?? uri;
   }
 
+  /**
+   * A file's stamp on disk. Under a folder the client watches for us (`workspace/didChangeWatchedFiles`),
+   * the stamp is kept until the client reports a change; anywhere else it is read again each time.
+   */
+  private diskStamp(file: string): string | undefined {
+    if (this.stamps.has(file)) return this.stamps.get(file);
+    const watched = this.watched.some((d) => inside(file, d));
+    const stamp = fileStamp(file);
+    if (watched) this.stamps.set(file, stamp);
+    return stamp;
+  }
+
+  private stamps = new Map<string, string | undefined>();
+  private paths = new Map<string, string | undefined>();
+
+  /** The file of a `file:` URI (cached: URL parsing is not free). */
+  private pathOf(uri: string): string | undefined {
+    let p = this.paths.get(uri);
+    if (p === undefined && !this.paths.has(uri)) this.paths.set(uri, (p = filePathOf(uri)));
+    return p;
+  }
+  /** Folders whose file changes the client reports (set when the server registers its file watchers). */
+  private watched: string[] = [];
+
   /** Whether a module is open in an editor. */
   isOpen(uri: string): boolean {
     return !!this.open(uri);
@@ -165,8 +192,8 @@ export class Program {
   stamp(uri: string): string | undefined {
     const doc = this.open(uri);
     if (doc) return `open:${doc.version}:${doc.text.length}`;
-    const file = filePathOf(uri);
-    return file ? fileStamp(file) : undefined;
+    const file = this.pathOf(uri);
+    return file ? this.diskStamp(file) : undefined;
   }
 
   /** The current version of a module, analysed (once per version). Undefined when it cannot be read or is too large. */
@@ -176,9 +203,9 @@ export class Program {
       if (doc.text.length > this.maxFileSize) return undefined;
       return this.modules.analyze(uri, `open:${doc.version}:${doc.text.length}`, doc.version, doc.text, this.keepTrees);
     }
-    const file = filePathOf(uri);
+    const file = this.pathOf(uri);
     if (!file) return undefined;
-    const stamp = fileStamp(file);
+    const stamp = this.diskStamp(file);
     if (stamp === undefined) {
       this.modules.forget(uri);
       return undefined;
@@ -258,7 +285,7 @@ export class Program {
     const packaged = path.basename(entry) === 'extension.py';
     const pyproject = path.join(dir, 'pyproject.toml');
     const lock = path.join(dir, 'uv.lock');
-    const key = `${this.epoch}|${this.stamp(toUri(entry))}|${packaged ? `${fileStamp(pyproject)}|${fileStamp(lock)}` : ''}`;
+    const key = `${this.epoch}|${this.stamp(toUri(entry))}|${packaged ? `${this.diskStamp(pyproject)}|${this.diskStamp(lock)}` : ''}`;
     const hit = this.envs.get(entry);
     if (hit && hit.key === key) return hit.env;
     const model = this.module(toUri(entry))?.model;
@@ -411,6 +438,9 @@ export class Program {
         const target = toUri(file);
         const analysis = self.module(target);
         deps.set(file, analysis?.stamp);
+        let readers = self.readers.get(file);
+        if (!readers) self.readers.set(file, (readers = new Set()));
+        readers.add(uri);
         const scope = analysis && scopeOf(analysis.model, { path: file, entry: !!self.entry(file) });
         scopes.set(file, scope);
         return scope;
@@ -467,6 +497,11 @@ export class Program {
       const targets = new Set(j.findings.flatMap((f) => (f.uri ? [f.uri] : [])));
       const before = this.targets.get(uri);
       this.targets.set(uri, before ? new Set([...before, ...targets]) : targets);
+      for (const t of targets) {
+        let by = this.reportedBy.get(t);
+        if (!by) this.reportedBy.set(t, (by = new Set()));
+        by.add(uri);
+      }
     }
     return j.findings;
   }
@@ -488,12 +523,15 @@ export class Program {
 
   /** Modules whose analysis read this one (so may report on it), this one excluded. */
   private reporters(uri: string): string[] {
-    const file = filePathOf(uri);
+    const file = this.pathOf(uri);
     const out = new Set<string>();
-    for (const [other, j] of this.joins) if (other !== uri && file && j.deps.has(file)) out.add(other);
-    for (const [other, t] of this.targets) if (other !== uri && t.has(uri)) out.add(other);
+    for (const other of (file && this.readers.get(file)) || []) if (other !== uri && this.joins.get(other)?.deps.has(file!)) out.add(other);
+    for (const other of this.reportedBy.get(uri) ?? []) if (other !== uri) out.add(other);
     return [...out];
   }
+
+  /** For each module, the modules whose findings were put on it. */
+  private reportedBy = new Map<string, Set<string>>();
 
   /** The modules whose results may change when these change (themselves, what read them, what they report on), to re-publish. */
   affected(uris: Iterable<string>): Set<string> {
@@ -538,7 +576,10 @@ export class Program {
   workspaceFindings(): Finding[] {
     if (!this.root) return [];
     const entries = this.entries();
-    const key = `${this.epoch}|${entries.map((e) => this.stamp(toUri(e.path))).join('|')}|${JSON.stringify(this.overrides)}`;
+    // A new version of any module may change what an entry registers; unwatched entries are checked on disk.
+    if (this.unwatchedFor?.entries !== entries) this.unwatchedFor = { entries, list: entries.filter((e) => !this.watched.some((d) => inside(e.path, d))).map((e) => toUri(e.path)) };
+    const unwatched = this.unwatchedFor.list;
+    const key = `${this.epoch}|${this.modules.analyses}|${unwatched.map((u) => this.stamp(u)).join('|')}|${JSON.stringify(this.overrides)}`;
     if (this.crossFile?.key === key) return this.crossFile.findings;
     const extensions = this.registeredExtensions();
     const findings: Finding[] = [];
@@ -624,11 +665,11 @@ export class Program {
 
   /** The modules that import a module (reverse dependencies in the module graph, among those analysed). */
   dependents(uri: string): string[] {
-    const file = filePathOf(uri);
+    const file = this.pathOf(uri);
     if (!file) return [];
     const out = new Set<string>();
-    for (const a of this.modules.all()) if (a.uri !== uri && this.imports(a.uri).includes(file)) out.add(a.uri);
-    for (const [other, j] of this.joins) if (other !== uri && j.deps.has(file)) out.add(other);
+    for (const [other, hit] of this.importsCache) if (other !== uri && hit.files.includes(file)) out.add(other);
+    for (const other of this.readers.get(file) ?? []) if (other !== uri && this.joins.get(other)?.deps.has(file)) out.add(other);
     return [...out];
   }
 
@@ -636,7 +677,11 @@ export class Program {
   // Change
 
   /** Settings every join reads changed (severity overrides, contract format). */
-  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormat; maxFileSize?: number; interpreter?: string; globalDir?: string }): void {
+  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormat; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
+    if (settings.watched) {
+      this.watched = settings.watched.map((d) => path.resolve(d));
+      this.stamps.clear();
+    }
     if (settings.overrides) this.overrides = settings.overrides;
     if (settings.contractFormat) this.contractFormat = settings.contractFormat;
     if (settings.maxFileSize) this.maxFileSize = settings.maxFileSize;
@@ -659,6 +704,7 @@ export class Program {
   fileChanged(file: string, kind: 'created' | 'changed' | 'deleted'): void {
     const abs = path.resolve(file);
     this.resolver.invalidate(abs);
+    this.stamps.delete(abs);
     const name = path.basename(abs);
     const manifest = name === 'pyproject.toml' || name === 'uv.lock' || name.endsWith('.pth') || name === 'pyvenv.cfg';
     if (kind !== 'changed' || manifest) {

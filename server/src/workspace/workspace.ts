@@ -19,6 +19,7 @@ export class Workspace {
       next.push(this.programs.find((p) => p.root === r) ?? new Program({ ...this.options, root: r }));
     }
     this.programs = next;
+    if (this.watchedRoots !== false) this.watch(this.watchedRoots);
   }
 
   /** The program of the innermost folder that holds the file, else the one for loose documents. */
@@ -43,6 +44,14 @@ export class Workspace {
     Object.assign(this.options, settings.overrides ? { overrides: settings.overrides } : {}, settings.contractFormat ? { contractFormat: settings.contractFormat } : {});
     for (const p of this.all()) p.configure(settings);
   }
+
+  /** The client reports file changes under these folders (the workspace folders and the global extensions directory). */
+  watch(globalDir: string | undefined): void {
+    this.watchedRoots = globalDir;
+    for (const p of this.all()) p.configure({ watched: [...(p.root ? [p.root] : []), ...(globalDir ? [globalDir] : [])] });
+  }
+
+  private watchedRoots: string | undefined | false = false;
 
   fileChanged(file: string, kind: 'created' | 'changed' | 'deleted'): void {
     for (const p of this.all()) p.fileChanged(file, kind);
