@@ -1,6 +1,8 @@
 // VS Code side of the "Vis State" tree (extension → key → value) and read-only JSON documents.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { t } from '../l10n';
+import { describeMillis } from './instant';
 import { NippyValue } from './nippy';
 import { HostPaths, chooseDatabase } from './paths';
 import { StateDbError } from './sqlite';
@@ -61,7 +63,10 @@ export class StateView implements vscode.TreeDataProvider<Node>, vscode.TextDocu
     try {
       this.snapshot = await readState(db.file);
       const n = this.snapshot.extensions.reduce((a, e) => a + e.entries.length, 0);
-      this.view.message = this.snapshot.extensions.length ? undefined : `No vis.state values in ${db.file}.`;
+      const unreadable = this.snapshot.unreadable;
+      for (const u of unreadable) this.output.appendLine(`[state] ${u}`);
+      const note = unreadable.length ? t('{0} damaged rows could not be read (see Vis: Show Output).', unreadable.length) : undefined;
+      this.view.message = this.snapshot.extensions.length ? note : [t('No vis.state values in {0}.', db.file), note].filter(Boolean).join(' ');
       this.view.description = `${n} key${n === 1 ? '' : 's'}`;
     } catch (e) {
       this.snapshot = undefined;
@@ -119,7 +124,7 @@ export class StateView implements vscode.TreeDataProvider<Node>, vscode.TextDocu
       } else {
         item.description = preview(e.value!, 60);
         item.iconPath = new vscode.ThemeIcon('symbol-key');
-        const when = e.updatedAt ? `\nupdated ${new Date(e.updatedAt).toISOString()}` : '';
+        const when = e.updatedAt ? `\n${t('updated {0}', describeMillis(e.updatedAt))}` : '';
         item.tooltip = `${shape(e.value!)}, ${e.bytes} bytes stored${when}${e.keyError ? `\n${e.keyError}: ${e.rawKey}` : ''}`;
       }
       item.command = { command: 'visAuthoring.openStateValue', title: 'Open State Value', arguments: [node.ext, e.key] };
