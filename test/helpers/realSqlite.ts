@@ -63,3 +63,16 @@ function fromPython(v: Tagged): unknown {
   if ('s' in v) return { s: v.s };
   return { b: v.b };
 }
+
+export interface Layout {
+  pageSize: number;
+  pageCount: number;
+  roots: Record<string, number>;
+  /** [table or index, page number, 'internal' | 'leaf' | 'overflow', cells, dbstat path] */
+  pages: [string, number, string, number, string][];
+}
+
+/** The page layout of a database (SQLite's dbstat, on a copy). */
+export function layoutOf(file: string): Layout {
+  return JSON.parse(python(['layout', file])) as Layout;
+}

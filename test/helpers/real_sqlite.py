@@ -3,6 +3,7 @@
 
   real_sqlite.py build SCENARIO OUT_DIR BLOBS_DIR SEED   builds OUT_DIR/vis.db (+ -wal / -journal)
   real_sqlite.py dump DB_FILE                            prints every table's rows as JSON
+  real_sqlite.py layout DB_FILE                          prints the page layout (dbstat) as JSON
 
 `build` copies the database files while the writing connections are still open, the way a
 reader finds them while Vis runs: nothing is checkpointed or rolled back by closing.
@@ -249,10 +250,31 @@ def dump(db_file):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def layout(db_file):
+    """Where each table's pages are, as SQLite's dbstat sees them (read from a copy)."""
+    work = tempfile.mkdtemp(prefix="vis-real-sqlite-layout-")
+    try:
+        copy = os.path.join(work, "vis.db")
+        for suffix in ("", "-wal", "-journal"):
+            if os.path.exists(db_file + suffix):
+                shutil.copyfile(db_file + suffix, copy + suffix)
+        conn = sqlite3.connect(copy)
+        (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+        (page_count,) = conn.execute("PRAGMA page_count").fetchone()
+        roots = {n: r for n, r in conn.execute("SELECT name, rootpage FROM sqlite_schema")}
+        pages = [list(r) for r in conn.execute("SELECT name, pageno, pagetype, ncell, path FROM dbstat ORDER BY pageno")]
+        json.dump({"pageSize": page_size, "pageCount": page_count, "roots": roots, "pages": pages}, sys.stdout)
+        conn.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "build":
         build(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     elif sys.argv[1] == "dump":
         dump(sys.argv[2])
+    elif sys.argv[1] == "layout":
+        layout(sys.argv[2])
     else:
         raise SystemExit(__doc__)

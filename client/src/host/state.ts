@@ -85,9 +85,10 @@ export async function readState(file: string, attempts = 5): Promise<StateSnapsh
 
 function isGlobal(row: Record<string, RowValue>, storedScope: boolean | undefined, sessionCols: string[]): boolean {
   // A stored scope_key says it; a VIRTUAL one is not in the record, so use what it is computed from:
-  // the session_* FK columns, all NULL for global rows (spec §3).
-  if (storedScope) return row.scope_key === 'global';
-  return sessionCols.every((c) => row[c] === null || row[c] === undefined);
+  // the session_* FK columns, all NULL for global rows (spec §3). A row whose record is damaged
+  // from its content on has unreadable session columns: it is listed, with the damage as its error.
+  if (storedScope) return row.scope_key === 'global' || row.scope_key instanceof Damaged;
+  return sessionCols.every((c) => row[c] === null || row[c] === undefined || row[c] instanceof Damaged);
 }
 
 function group(rows: Record<string, RowValue>[]): ExtensionState[] {
