@@ -37,7 +37,7 @@ export class StateView implements vscode.TreeDataProvider<Node>, vscode.TextDocu
       vscode.commands.registerCommand('visAuthoring.refreshState', () => this.refresh()),
       vscode.commands.registerCommand('visAuthoring.openStateValue', (ext?: string | Node, key?: string) =>
         typeof ext === 'object' ? (ext.kind === 'entry' ? this.open(ext.ext, ext.entry.key) : undefined) : this.open(ext, key)),
-      this.view.onDidChangeVisibility((e) => { if (e.visible && this.stale) void this.refresh(); }),
+      this.view.onDidChangeVisibility((e) => { if (e.visible && this.stale) this.refreshNow(); }),
       vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('visAuthoring.host.databasePath')) this.refreshSoon(); }),
     );
   }
@@ -52,7 +52,12 @@ export class StateView implements vscode.TreeDataProvider<Node>, vscode.TextDocu
   refreshSoon(): void {
     if (!this.view.visible) { this.stale = true; return; }
     clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => void this.refresh(), 1000);
+    this.refreshTimer = setTimeout(() => this.refreshNow(), 1000);
+  }
+
+  /** A refresh nobody awaits: an unexpected failure is logged, never an unhandled rejection. */
+  private refreshNow(): void {
+    this.refresh().catch((e) => this.output.appendLine(`[state] unexpected failure: ${(e as Error)?.stack ?? String(e)}`));
   }
 
   async refresh(): Promise<void> {
