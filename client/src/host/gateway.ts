@@ -109,9 +109,10 @@ function cancelled(): HostError {
 
 /** What a body is, for a message: HTML, empty, or the start of it. */
 function describeBody(text: string): string {
-  const head = text.trimStart().slice(0, 80).replace(/\s+/g, ' ');
-  if (!head) return t('an empty body');
-  return /^</.test(head) ? t('HTML ("{0}…")', head) : t('"{0}…"', head);
+  const all = text.trim().replace(/\s+/g, ' ');
+  if (!all) return t('an empty body');
+  const head = all.length > 80 ? `${all.slice(0, 80).trimEnd()}…` : all;
+  return /^</.test(head) ? t('HTML ({0})', head) : t('`{0}`', head);
 }
 
 export class GatewayClient {
@@ -249,7 +250,7 @@ export class GatewayClient {
         : new HostError('token-required', t('The Vis gateway requires a bearer token (HTTP {0}): it was started with --require-token or listens beyond loopback.', res.status),
           t('Vis keeps the token in {0} (mode 600) and in the registry file; make it readable by the user running VS Code.', where));
     }
-    const what = detail ? `: ${detail}` : body === undefined && res.text.trim() ? ` (${describeBody(res.text)})` : '';
+    const what = detail ? `: ${detail}` : body === undefined && res.text.trim() ? `: ${describeBody(res.text)}` : '';
     if (res.status >= 500) {
       return new HostError('http', t('The Vis gateway failed on {0} {1} (HTTP {2}{3}).', method, route, res.status, what),
         t('This is a fault inside Vis: see Vis: Open Host Log; restarting its gateway (`vis-agent gateway stop`) usually clears it.'));
