@@ -11,7 +11,9 @@ export const SCENARIOS = [
   'wal-4096', 'wal-512', 'wal-65536', 'checkpointed', 'generations', 'partial-checkpoint', 'partial-frame',
   'utf16', 'auto-vacuum', 'shapes', 'hot-journal',
 ] as const;
-export type Scenario = (typeof SCENARIOS)[number];
+/** Small databases for the fuzz suite's corruption bases. */
+export const SMALL_SCENARIOS = ['small-wal', 'small-plain', 'small-journal'] as const;
+export type Scenario = (typeof SCENARIOS)[number] | (typeof SMALL_SCENARIOS)[number];
 
 function python(args: string[]): string {
   const r = spawnSync('python3', [SCRIPT, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });

@@ -185,6 +185,24 @@ def build(scenario, out_dir, blobs_dir, seed):
             c.execute("ALTER TABLE t2 ADD COLUMN added_null BLOB")
             c.execute("ALTER TABLE t2 ADD COLUMN added_hex INTEGER DEFAULT 0x10")
             c.execute("INSERT INTO t2 (n, r, added_int, added_text) VALUES (1, 2, 3, 'new')")
+        elif scenario == "small-wal":
+            # Small bases for the fuzz suite: two WAL generations, overflow chains, a few hundred rows.
+            w = Writer(src, rng, blobs, page_size=1024)
+            w.batch(120, deletes=10)
+            w.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            w.batch(60, deletes=10)
+        elif scenario == "small-plain":
+            w = Writer(src, rng, blobs, page_size=1024, journal="DELETE")
+            w.batch(150, deletes=10)
+        elif scenario == "small-journal":
+            w = Writer(src, rng, blobs, page_size=1024, journal="DELETE")
+            w.batch(120)
+            w.conn.execute("PRAGMA cache_size = 2")
+            w.conn.execute("BEGIN IMMEDIATE")
+            w.conn.execute("UPDATE extension_aggregate SET content = randomblob(900) WHERE rowid % 2 = 0")
+            copy_db(src, out_dir)
+            w.conn.execute("ROLLBACK")
+            return
         elif scenario == "hot-journal":
             # Rollback-journal mode, a writer mid-transaction whose changes spilled into vis.db.
             w = Writer(src, rng, blobs, page_size=1024, journal="DELETE")

@@ -148,7 +148,8 @@ async function indexWal(wal: OpenFile, file: string): Promise<FrameIndex | undef
   return { pageSize, frames, dbSize, count };
 }
 
-function walChecksum(b: Uint8Array, at: number, len: number, bigEndian: boolean, s0: number, s1: number): [number, number] {
+/** SQLite's WAL checksum of `len` bytes at `at`, continuing from (s0, s1). */
+export function walChecksum(b: Uint8Array, at: number, len: number, bigEndian: boolean, s0: number, s1: number): [number, number] {
   const dv = new DataView(b.buffer, b.byteOffset + at, len);
   for (let i = 0; i < len; i += 8) {
     s0 = (s0 + dv.getUint32(i, !bigEndian) + s1) >>> 0;
