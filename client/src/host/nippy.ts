@@ -70,7 +70,7 @@ export const MAX_BIGINT_BYTES = 8192;
 export function thaw(blob: Uint8Array): NippyValue {
   if (isZstdFrame(blob)) {
     // Not Nippy's framing: a whole blob compressed with zstd. Decode the Nippy value inside.
-    return thawNippy(unzstd(blob, t('the blob')));
+    return thawNippy(unzstd(blob, t('blob')));
   }
   return thawNippy(blob);
 }
