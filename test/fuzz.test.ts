@@ -17,7 +17,7 @@ describe('fuzz suite, short run', () => {
     for (const s of summary) {
       assert.equal(s.findings, 0, `${s.target}:\n${r.stdout}`);
       assert.equal(s.cases, s.planned, `${s.target} ran every case`);
-      assert.ok(s.planned >= 12);
+      assert.ok(s.planned >= 8);
     }
     // The mutations reach both sides: inputs that decode and inputs that are refused with a reason.
     const db = summary.find((s) => s.target === 'db')!.outcomes;

@@ -76,7 +76,7 @@ const target: FuzzTarget<Ctx> = {
   name: 'blob',
   about: 'mutated Nippy blobs (real fixtures, zstd frames with and without a content size, bombs) through the decoder',
   count: 3000,
-  quickCount: 400,
+  quickCount: 300,
   slowMs: 1000,
   hangMs: 10000,
   rssLimitMb: 1024,

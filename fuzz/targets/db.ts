@@ -150,7 +150,7 @@ const target: FuzzTarget<Ctx> = {
   name: 'db',
   about: 'corrupt vis.db files (and their -wal / -journal) through the state reader',
   count: 3000,
-  quickCount: 150,
+  quickCount: 100,
   slowMs: 1000,
   hangMs: 10000,
   rssLimitMb: 1024,

@@ -68,7 +68,7 @@ const target: FuzzTarget<Ctx> = {
   name: 'gateway',
   about: 'misbehaving gateways, registries and tokens through connect + /reload',
   count: 200,
-  quickCount: 12,
+  quickCount: 8,
   slowMs: 4000,
   hangMs: 15000,
   rssLimitMb: 1024,

@@ -61,7 +61,7 @@ before(async () => {
   layout = layoutOf(path.join(d, 'vis.db'));
   baseRows = await rowsOf(path.join(d, 'vis.db'));
   walDir = await tmpDir('wal');
-  buildDatabase('generations', walDir);
+  buildDatabase('small-wal', walDir);
 });
 
 describe('a damaged B-tree fails the file with a message that names the page', () => {
