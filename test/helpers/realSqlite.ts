@@ -13,7 +13,7 @@ export const SCENARIOS = [
 ] as const;
 /** Small databases for the fuzz suite's corruption bases. */
 export const SMALL_SCENARIOS = ['small-wal', 'small-plain', 'small-journal'] as const;
-export type Scenario = (typeof SCENARIOS)[number] | (typeof SMALL_SCENARIOS)[number];
+export type Scenario = (typeof SCENARIOS)[number] | (typeof SMALL_SCENARIOS)[number] | 'large';
 
 function python(args: string[]): string {
   const r = spawnSync('python3', [SCRIPT, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });

@@ -189,6 +189,16 @@ def build(scenario, out_dir, blobs_dir, seed):
             c.execute("ALTER TABLE t2 ADD COLUMN added_null BLOB")
             c.execute("ALTER TABLE t2 ADD COLUMN added_hex INTEGER DEFAULT 0x10")
             c.execute("INSERT INTO t2 (n, r, added_int, added_text) VALUES (1, 2, 3, 'new')")
+        elif scenario == "large":
+            # For the state benchmark: 2,000 state writes next to 20 MB of session turns, part of it in the WAL.
+            w = Writer(src, rng, blobs)
+            w.conn.execute("BEGIN")
+            for i in range(2000):
+                w.conn.execute("INSERT INTO session_turn (id) VALUES (?)", (f"turn-{i}-" + "t" * 10000,))
+            w.conn.execute("COMMIT")
+            w.batch(1500)
+            w.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            w.batch(500)
         elif scenario == "small-wal":
             # Small bases for the fuzz suite: two WAL generations, overflow chains, a few hundred rows.
             w = Writer(src, rng, blobs, page_size=1024)
