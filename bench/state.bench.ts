@@ -1,8 +1,9 @@
-// The Vis State view's read: 2,000 vis.state writes in a vis.db that real SQLite wrote, next to 20 MB
-// of session turns (and their index), the last 500 writes still only in the WAL. Measured: readState (open, apply the
-// WAL, scan the state table, decode every value). Baselines in the same run: reading the database
-// and WAL bytes whole (what a reader that loads the file, like sql.js, must do first), and
-// JSON.parse of the same values as JSON text (the decoding cost of the plainest format).
+// The Vis State view's read: 2,000 vis.state writes in a vis.db that real SQLite wrote, next to
+// 20 MB of session turns (and their index), the last 500 writes still only in the WAL. Measured:
+// readState (open, check the WAL's frames, scan the state table, decode every value). Baselines in
+// the same run: reading the database and WAL bytes whole (what a reader that loads the file, like
+// sql.js, must do first), and JSON.parse of the same values as JSON text (the decoding cost of the
+// plainest format).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
