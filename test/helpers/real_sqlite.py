@@ -12,6 +12,7 @@ back a hot journal, which must never happen to the files under test), and prints
 [rowid, {column: value}] for every stored column; values are tagged so that nothing is lost in
 JSON: {"i": "123"} integer, {"f": "1.5"} real, {"s": ...} text, {"b": hex} blob, null.
 """
+import contextlib
 import json
 import os
 import random
@@ -23,26 +24,9 @@ import tempfile
 # Scratch copies on a RAM disk where there is one (they are thrown away at once).
 SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
-SCHEMA = """
-CREATE TABLE session (id TEXT PRIMARY KEY);
-CREATE TABLE session_turn (id TEXT PRIMARY KEY);
-CREATE TABLE extension_aggregate (
-  id              TEXT PRIMARY KEY,
-  extension_id    TEXT NOT NULL,
-  aggregate_key   TEXT NOT NULL,
-  kind            TEXT NOT NULL,
-  index_data      TEXT,
-  content         BLOB,
-  session_id      TEXT REFERENCES session(id) ON DELETE CASCADE,
-  session_turn_id TEXT REFERENCES session_turn(id) ON DELETE CASCADE,
-  scope_key       TEXT GENERATED ALWAYS AS (
-                    CASE WHEN session_id IS NULL THEN 'global' ELSE 'session:' || session_id END) VIRTUAL,
-  created_at      INTEGER NOT NULL,
-  updated_at      INTEGER NOT NULL,
-  UNIQUE (extension_id, aggregate_key, kind, scope_key)
-);
-CREATE INDEX extension_aggregate_ext_idx ON extension_aggregate (extension_id, kind, updated_at);
-"""
+# The extension_aggregate table as Vis creates it (the same file the committed fixtures were made from).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "state", "schema.sql"), encoding="utf-8") as f:
+    SCHEMA = f.read()
 
 EXTENSIONS = ["greeter", "repo-tools", "ünïcode-ext", "big", "lz4-ext"]
 
@@ -108,6 +92,20 @@ def copy_db(src, out_dir):
     for suffix in ("", "-wal", "-journal"):
         if os.path.exists(src + suffix):
             shutil.copyfile(src + suffix, os.path.join(out_dir, "vis.db" + suffix))
+
+
+def hot_journal(src, rng, blobs, out_dir, rows, changes):
+    """Rollback-journal mode, a writer mid-transaction whose changes spilled into vis.db: copied, then rolled back."""
+    w = Writer(src, rng, blobs, page_size=1024, journal="DELETE")
+    w.batch(rows)
+    w.conn.execute("PRAGMA cache_size = 2")
+    w.conn.execute("BEGIN IMMEDIATE")
+    for sql in changes:
+        w.conn.execute(sql)
+    if not os.path.exists(src + "-journal"):
+        raise SystemExit("hot journal: no journal was written")
+    copy_db(src, out_dir)
+    w.conn.execute("ROLLBACK")
 
 
 def build(scenario, out_dir, blobs_dir, seed):
@@ -209,27 +207,12 @@ def build(scenario, out_dir, blobs_dir, seed):
             w = Writer(src, rng, blobs, page_size=1024, journal="DELETE")
             w.batch(150, deletes=10)
         elif scenario == "small-journal":
-            w = Writer(src, rng, blobs, page_size=1024, journal="DELETE")
-            w.batch(120)
-            w.conn.execute("PRAGMA cache_size = 2")
-            w.conn.execute("BEGIN IMMEDIATE")
-            w.conn.execute("UPDATE extension_aggregate SET content = randomblob(900) WHERE rowid % 2 = 0")
-            copy_db(src, out_dir)
-            w.conn.execute("ROLLBACK")
-            return
+            return hot_journal(src, rng, blobs, out_dir, 120, ["UPDATE extension_aggregate SET content = randomblob(900) WHERE rowid % 2 = 0"])
         elif scenario == "hot-journal":
-            # Rollback-journal mode, a writer mid-transaction whose changes spilled into vis.db.
-            w = Writer(src, rng, blobs, page_size=1024, journal="DELETE")
-            w.batch(600)
-            w.conn.execute("PRAGMA cache_size = 2")
-            w.conn.execute("BEGIN IMMEDIATE")
-            w.conn.execute("UPDATE extension_aggregate SET content = randomblob(1500)")
-            w.conn.execute("DELETE FROM extension_aggregate WHERE rowid % 3 = 0")
-            if not os.path.exists(src + "-journal"):
-                raise SystemExit("hot-journal: no journal was written")
-            copy_db(src, out_dir)
-            w.conn.execute("ROLLBACK")
-            return
+            return hot_journal(src, rng, blobs, out_dir, 600, [
+                "UPDATE extension_aggregate SET content = randomblob(1500)",
+                "DELETE FROM extension_aggregate WHERE rowid % 3 = 0",
+            ])
         else:
             raise SystemExit(f"unknown scenario {scenario}")
         copy_db(src, out_dir)
@@ -240,6 +223,20 @@ def build(scenario, out_dir, blobs_dir, seed):
             frames = (size - 32) // frame
             os.truncate(wal, 32 + (frames - 1) * frame + rng.randrange(1, frame))
         w.conn.close()  # the copies are taken; closing may checkpoint the originals, never the copies
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def scratch_copy(db_file):
+    """A copy of the database files in a scratch folder, removed afterwards; yields the copy's path."""
+    work = tempfile.mkdtemp(prefix="vis-real-sqlite-copy-", dir=SCRATCH)
+    try:
+        copy = os.path.join(work, "vis.db")
+        for suffix in ("", "-wal", "-journal"):
+            if os.path.exists(db_file + suffix):
+                shutil.copyfile(db_file + suffix, copy + suffix)
+        yield copy
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -257,12 +254,7 @@ def tag(v):
 
 
 def dump(db_file):
-    work = tempfile.mkdtemp(prefix="vis-real-sqlite-dump-", dir=SCRATCH)
-    try:
-        copy = os.path.join(work, "vis.db")
-        for suffix in ("", "-wal", "-journal"):
-            if os.path.exists(db_file + suffix):
-                shutil.copyfile(db_file + suffix, copy + suffix)
+    with scratch_copy(db_file) as copy:
         conn = sqlite3.connect(f"file:{copy}", uri=True)
         conn.execute("PRAGMA synchronous = OFF")  # closing checkpoints the copy: no need to fsync it
         out = {}
@@ -279,18 +271,11 @@ def dump(db_file):
         out["#state"] = [[e, k, None if c is None else bytes(c).hex(), u] for e, k, c, u in state]
         json.dump(out, sys.stdout, ensure_ascii=False)
         conn.close()
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def layout(db_file):
     """Where each table's pages are, as SQLite's dbstat sees them (read from a copy)."""
-    work = tempfile.mkdtemp(prefix="vis-real-sqlite-layout-", dir=SCRATCH)
-    try:
-        copy = os.path.join(work, "vis.db")
-        for suffix in ("", "-wal", "-journal"):
-            if os.path.exists(db_file + suffix):
-                shutil.copyfile(db_file + suffix, copy + suffix)
+    with scratch_copy(db_file) as copy:
         conn = sqlite3.connect(copy)
         conn.execute("PRAGMA synchronous = OFF")
         (page_size,) = conn.execute("PRAGMA page_size").fetchone()
@@ -299,8 +284,6 @@ def layout(db_file):
         pages = [list(r) for r in conn.execute("SELECT name, pageno, pagetype, ncell, path FROM dbstat ORDER BY pageno")]
         json.dump({"pageSize": page_size, "pageCount": page_count, "roots": roots, "pages": pages}, sys.stdout)
         conn.close()
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
