@@ -98,6 +98,27 @@ describe('a damaged B-tree fails the file with a message that names the page', (
     assert.equal((await fileError(file)).message, `${file}: cell 0 of page ${leaf} declares a payload of -1 bytes.`);
   });
 
+  it('a varint that runs into the end of the page (was: Cannot convert undefined to a BigInt)', async () => {
+    const leaf = pagesOf('extension_aggregate', 'leaf')[0][1];
+    const b = Buffer.from(plain);
+    b.writeUInt16BE(1024 - 4, at(leaf) + 8); // cell 0 starts 4 bytes before the end of the page
+    b.fill(0xff, at(leaf) + 1024 - 4, at(leaf) + 1024);
+    const file = await withBytes(b, 'varint-end');
+    assert.equal((await fileError(file)).message, `${file}: cell 0 of page ${leaf}: a varint runs past the end of the page.`);
+  });
+
+  it('a payload size of 2^40 bytes (was: Invalid typed array length) is refused without allocating it', async () => {
+    const leaf = pagesOf('extension_aggregate', 'leaf')[2][1];
+    const b = Buffer.from(plain);
+    const cell = at(leaf) + b.readUInt16BE(at(leaf) + 8);
+    // 2^40 as a 6-byte varint, in place of the cell's size and the start of its rowid.
+    Buffer.from([0xa0, 0x80, 0x80, 0x80, 0x80, 0x00]).copy(b, cell);
+    const file = await withBytes(b, 'size');
+    const before = process.memoryUsage().rss;
+    assert.equal((await fileError(file)).message, `${file}: a cell of page ${leaf} runs past the end of the page.`);
+    assert.ok(process.memoryUsage().rss - before < 64 * 1024 * 1024);
+  });
+
   it('a child pointer past the end of the database', async () => {
     const root = layout.roots.extension_aggregate;
     const b = Buffer.from(plain);

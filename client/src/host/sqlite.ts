@@ -351,11 +351,11 @@ export type RowValue = SqlValue | Damaged;
 
 const corrupt = (msg: string) => new StateDbError('corrupt', msg);
 
-/** Reads a SQLite varint at `at`, never past `end`. */
-function varint(b: Uint8Array, at: number, end: number): [number | bigint, number] {
+/** Reads a SQLite varint at `at`, never past `end`; `where` names the page for the message. */
+function varint(b: Uint8Array, at: number, end: number, where?: () => string): [number | bigint, number] {
   let v = 0n;
   for (let i = 0; i < 9; i++) {
-    if (at + i >= end) throw corrupt(t('a varint runs past the end of its page or record'));
+    if (at + i >= end) throw corrupt(where ? t('{0}: a varint runs past the end of the page.', where()) : t('a varint runs past the end of its page or record'));
     const x = b[at + i];
     if (i === 8) return [small(BigInt.asIntN(64, (v << 8n) | BigInt(x))), 9];
     v = (v << 7n) | BigInt(x & 0x7f);
@@ -411,8 +411,9 @@ export async function* scanTable(snap: Snapshot, root: number): AsyncGenerator<[
     } else {
       for (let i = 0; i < cells; i++) {
         let at = cellAt(i);
-        const [size, a] = varint(page, at, U); at += a;
-        const [rowid, b] = varint(page, at, U); at += b;
+        const where = () => t('{0}: cell {1} of page {2}', snap.file, i, pgno);
+        const [size, a] = varint(page, at, U, where); at += a;
+        const [rowid, b] = varint(page, at, U, where); at += b;
         if (typeof size !== 'number' || size < 0) throw corrupt(t('{0}: cell {1} of page {2} declares a payload of {3} bytes.', snap.file, i, pgno, String(size)));
         yield [rowid, await payload(snap, page, pgno, at, size)];
       }
