@@ -1,88 +1,67 @@
-// One analysis pipeline for the language server, the CLI and the benchmarks:
-// text → tree (incremental) → declaration model (cached per statement) → findings.
-import { ModelBuilder } from './model/build';
+// One analysis per module version: text → tree (incremental for open documents) → declaration model.
+// This is the per-module half of the pipeline (pyright's SourceFile); the workspace program
+// (server/src/workspace/program.ts) joins modules on top of it (imports, Symbol analysis across
+// modules, rules, cross-file checks). Every feature, the CLI and the benchmarks read both through the
+// program, so a module version is parsed and modelled once, whoever asks.
 import type { Model } from './model/types';
-import { ParseCache, parseDocument, disposeDocument } from './parse/parser';
-import { runRules, type SeverityOverrides } from './rules';
+import type { SeverityOverrides } from './rules';
 import type { Finding } from './rules/types';
-import { applySdkProfile, type ContractFormatSetting, type VersionPin } from './sdk/profile';
+import type { ContractFormatSetting, VersionPin } from './sdk/profile';
+import { Program } from './workspace/program';
 
-export interface Analysis {
+export { DEFAULT_MAX_FILE_SIZE } from './parse/limits';
+
+/** One version of one module, analysed: its declaration model. */
+export interface ModuleAnalysis {
   uri: string;
+  /** The document version for an open document; 0 for a file read from disk. */
   version: number;
+  /** What tells this version from the next: `open:<version>:<length>` or the file's `mtime:size`. */
+  stamp: string;
   model: Model;
-  findings: Finding[];
-  /** Milliseconds spent, for the status item. */
+  /** Milliseconds the parse and model took. */
   millis: number;
 }
 
-/** Analyses open documents, keeping their trees and statement fragments between versions. */
+/** A module analysis with the findings the program reports for it (its own, and those other modules put on it). */
+export interface Analysis extends ModuleAnalysis {
+  findings: Finding[];
+}
+
+/**
+ * Analyses documents one at a time, keeping their trees between versions: a program without a
+ * workspace folder, for benchmarks and tests that feed texts version by version.
+ */
 export class Analyzer {
-  private parses = new ParseCache();
-  private builders = new Map<string, ModelBuilder>();
-  private last = new Map<string, Analysis>();
+  readonly program: Program;
+  private texts = new Map<string, { version: number; text: string }>();
 
-  /** visAuthoring.contractFormat: `auto` follows each file's SDK profile; C1/C2/C3 narrows the profile to that format. */
-  contractFormat: ContractFormatSetting = 'auto';
-
-  /** The project's vis-agent pins for a document (the workspace program's evidence); none by default. */
-  pinsFor: (uri: string) => readonly VersionPin[] = () => [];
-
-  constructor(public overrides: SeverityOverrides = {}) {}
+  constructor(overrides: SeverityOverrides = {}, contractFormat: ContractFormatSetting = 'auto') {
+    this.program = new Program({ open: (uri) => this.texts.get(uri), overrides, contractFormat });
+  }
 
   analyze(uri: string, version: number, text: string): Analysis {
-    const prev = this.last.get(uri);
-    if (prev && prev.version === version) return prev;
-    const t0 = performance.now();
-    const doc = this.parses.get(uri, version, text);
-    let builder = this.builders.get(uri);
-    if (!builder) this.builders.set(uri, (builder = new ModelBuilder()));
-    const model = withEvidence(builder.build(uri, doc), this.contractFormat, this.pinsFor(uri));
-    const findings = runRules(model, this.overrides, undefined, { contractFormat: this.contractFormat });
-    const analysis = { uri, version, model, findings, millis: performance.now() - t0 };
-    this.last.set(uri, analysis);
-    return analysis;
-  }
-
-  /** The latest analysis of a document, if any. */
-  get(uri: string): Analysis | undefined {
-    return this.last.get(uri);
-  }
-
-  forget(uri: string): void {
-    this.parses.delete(uri);
-    this.builders.delete(uri);
-    this.last.delete(uri);
-  }
-
-  /** Drops cached results so the next analysis re-runs the rules (after a settings change). */
-  invalidate(): void {
-    this.last.clear();
+    this.texts.set(uri, { version, text });
+    const a = this.program.analysis(uri);
+    if (!a) throw new Error(`${uri} could not be analysed`);
+    return a;
   }
 }
 
 /**
- * The model with its SDK profile recomputed when there is evidence beyond the file itself (a chosen
- * contract format, the project's pins); the model builder already applied the file's own.
+ * A one-off analysis of a text (tests, previews of unopened files): nothing is kept. `pins`, when given,
+ * stand for the project's vis-agent pins (what the program reads from pyproject.toml and uv.lock).
  */
-function withEvidence(model: Model, contractFormat: ContractFormatSetting, pins: readonly VersionPin[]): Model {
-  if (contractFormat !== 'auto' || pins.length) applySdkProfile(model, { contractFormat, pins });
-  return model;
-}
-
-/** A one-off analysis of a text (CLI, tests): nothing is kept. */
 export function analyzeText(
   uri: string,
   text: string,
   overrides: SeverityOverrides = {},
   contractFormat: ContractFormatSetting = 'auto',
-  pins: readonly VersionPin[] = [],
-): { model: Model; findings: Finding[] } {
-  const doc = parseDocument(text);
-  try {
-    const model = withEvidence(new ModelBuilder().build(uri, doc), contractFormat, pins);
-    return { model, findings: runRules(model, overrides, undefined, { contractFormat }) };
-  } finally {
-    disposeDocument(doc);
-  }
+  pins?: readonly VersionPin[],
+): Analysis {
+  const evidence = pins && (() => ({ pins: [...pins] }));
+  const program = new Program({ open: (u) => (u === uri ? { version: 1, text } : undefined), overrides, contractFormat, keepTrees: false, evidence });
+  const a = program.analysis(uri);
+  if (!a) throw new Error(`${uri} could not be analysed`);
+  return a;
 }
