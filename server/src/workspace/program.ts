@@ -101,6 +101,9 @@ interface Join {
 
 const toUri = (file: string) => pathToFileURL(file).href;
 
+/** The evidence each model's SDK profile was last computed with (`<format>|<pins>`). */
+const profiled = new WeakMap<import('../model/types').Model, string>();
+
 /** The canonical URI of a document: `file:` URIs spelled as Node spells them, any other URI as it is. */
 export function canonicalUri(uri: string): string {
   const file = filePathOf(uri);
@@ -462,8 +465,14 @@ export class Program {
     if (!analysis) return undefined;
     const j = this.joins.get(uri);
     if (j && j.analysis === analysis && j.epoch === this.epoch && j.format === this.contractFormat && this.fresh(j)) return j;
-    // The module's SDK profile with the project's evidence (its entry's pins) and the contract format setting.
-    applySdkProfile(analysis.model, { pins: this.evidence(uri).pins, contractFormat: this.contractFormat });
+    // The module's SDK profile with the project's evidence (its entry's pins) and the contract format
+    // setting; the module store gave it the file's own (no pins, `auto`).
+    const pins = this.evidence(uri).pins;
+    const key = `${this.contractFormat}|${pins.map((p) => `${p.source}:${p.file}:${p.requirement}`).join('|')}`;
+    if ((profiled.get(analysis.model) ?? 'auto|') !== key) {
+      applySdkProfile(analysis.model, { pins, contractFormat: this.contractFormat });
+      profiled.set(analysis.model, key);
+    }
     const deps = new Map<string, string | undefined>();
     const next: Join = { analysis, epoch: this.epoch, format: this.contractFormat, deps, loader: this.loaderFor(uri, deps) };
     this.joins.set(uri, next);
