@@ -63,17 +63,11 @@ function bumped(release: number[], epoch: number): string {
   return `${epoch ? `${epoch}!` : ''}${next.join('.')}`;
 }
 
-function higherLo(a: Bound | undefined, b: Bound): Bound {
+/** The tighter of two bounds on one side: the higher lower bound, or the lower upper bound (exclusive wins a tie). */
+function tighter(side: 'lo' | 'hi', a: Bound | undefined, b: Bound): Bound {
   if (!a) return b;
-  const c = compare(a.version, b.version);
+  const c = compare(a.version, b.version) * (side === 'lo' ? 1 : -1);
   if (c !== 0) return c > 0 ? a : b;
-  return a.inclusive ? b : a;
-}
-
-function lowerHi(a: Bound | undefined, b: Bound): Bound {
-  if (!a) return b;
-  const c = compare(a.version, b.version);
-  if (c !== 0) return c < 0 ? a : b;
   return a.inclusive ? b : a;
 }
 
@@ -95,30 +89,30 @@ export function specifierInterval(specifier: string): VersionInterval | { error:
     const epoch = parsed?.epoch ?? 0;
     switch (operator) {
       case '>=':
-        lo = higherLo(lo, { version, inclusive: true });
+        lo = tighter('lo', lo, { version, inclusive: true });
         break;
       case '>':
-        lo = higherLo(lo, { version, inclusive: false });
+        lo = tighter('lo', lo, { version, inclusive: false });
         break;
       case '<=':
-        hi = lowerHi(hi, { version, inclusive: true });
+        hi = tighter('hi', hi, { version, inclusive: true });
         break;
       case '<':
-        hi = lowerHi(hi, { version, inclusive: false });
+        hi = tighter('hi', hi, { version, inclusive: false });
         break;
       case '==':
       case '===':
         if (c.prefix) {
-          lo = higherLo(lo, { version, inclusive: true });
-          hi = lowerHi(hi, { version: bumped(release, epoch), inclusive: false });
+          lo = tighter('lo', lo, { version, inclusive: true });
+          hi = tighter('hi', hi, { version: bumped(release, epoch), inclusive: false });
         } else {
-          lo = higherLo(lo, { version, inclusive: true });
-          hi = lowerHi(hi, { version, inclusive: true });
+          lo = tighter('lo', lo, { version, inclusive: true });
+          hi = tighter('hi', hi, { version, inclusive: true });
         }
         break;
       case '~=':
-        lo = higherLo(lo, { version, inclusive: true });
-        hi = lowerHi(hi, { version: bumped(release.slice(0, -1), epoch), inclusive: false });
+        lo = tighter('lo', lo, { version, inclusive: true });
+        hi = tighter('hi', hi, { version: bumped(release.slice(0, -1), epoch), inclusive: false });
         break;
       default:
         // `!=` leaves out single versions: it never narrows which releases a range can be.
