@@ -9,12 +9,12 @@
 // Without one, two pieces of in-file evidence that no release has both are a conflict: reported once, at
 // the registration call, naming both sides (SDK-001), and the rules accept what either side accepts
 // instead of flagging the rest.
-import { parse as parseToml } from 'smol-toml';
 import type { ContractFormat } from '../contracts/types';
 import { TYPED_MODULE, allDecorators, registrations, resolve } from '../model/sdk';
 import type { Call, Generation, Model, Range, Value } from '../model/types';
 import { filePathOf } from '../rules/util';
-import { normalizeName, parseRequirement, releasesAdmitting, visAgentInterval } from './pep440';
+import { readScriptManifest, visAgentPins } from '../workspace/manifest';
+import { releasesAdmitting, visAgentInterval } from './pep440';
 import { RELEASES, describeReleases, newest, release, releasesOf, type SdkFamily, type SdkRelease } from './releases';
 import { ANY_RELEASE, moduleOf, sdkMember, valueReleases, vocabularyValues, type ReleaseScope, type SdkMember } from './table';
 import { vocabularyById } from './vocabularies';
@@ -285,37 +285,7 @@ function readPins(model: Model, given: readonly VersionPin[]): { pins: PinEviden
 export function scriptPins(model: Model): VersionPin[] {
   const script = model.script;
   if (!script) return [];
-  let data: unknown;
-  try {
-    data = parseToml(script.content);
-  } catch {
-    return [];
-  }
-  const deps = (data as { dependencies?: unknown }).dependencies;
-  if (!Array.isArray(deps)) return [];
-  const lines = script.content.split('\n');
-  const out: VersionPin[] = [];
-  for (const dep of deps) {
-    if (typeof dep !== 'string') continue;
-    const req = parseRequirement(dep);
-    if (!req || normalizeName(req.name) !== 'vis-agent') continue;
-    out.push({ source: 'pep723', file: filePathOf(model.uri) ?? model.uri, requirement: dep, range: rangeInScript(lines, dep, script.range.start.line) });
-  }
-  return out;
-}
-
-/** Where a dependency string is written in the block: `# ` prefixes every content line. */
-function rangeInScript(lines: string[], dep: string, startLine: number): Range | undefined {
-  for (let i = 0; i < lines.length; i++) {
-    for (const quote of ['"', "'"]) {
-      const at = lines[i].indexOf(`${quote}${dep}${quote}`);
-      if (at !== -1) {
-        const line = startLine + 1 + i;
-        return { start: { line, character: 2 + at + 1 }, end: { line, character: 2 + at + 1 + dep.length } };
-      }
-    }
-  }
-  return undefined;
+  return visAgentPins(readScriptManifest(filePathOf(model.uri) ?? model.uri, script.content, script.range.start.line));
 }
 
 // ---------------------------------------------------------------------------------------------
