@@ -168,21 +168,17 @@ class Scratch {
 
 /**
  * A longest common subsequence length, for sides the reference is sure to count exactly (so any
- * exact search gives its number). `commonEstimate` bounds the differences: when few, Myers' search
- * (about d²/2 steps for d of them) goes first; else, or when it runs long, bit-parallel rows over
- * the band the bound allows.
+ * exact search gives its number). Myers' search (about d²/2 steps for d differences) while d looks
+ * below a sixteenth of the shorter side, where it beats the rows; else bit-parallel rows, over the
+ * band `commonEstimate` allows.
  */
 function longest(s: Scratch, a: Int32Array, b: Int32Array): number {
-  const lower = commonEstimate(s, a, b);
   const shorter = Math.min(a.length, b.length);
-  if (lower === shorter) return lower;
-  const most = a.length + b.length - 2 * lower;
-  const rowCost = shorter * (((most + 31) >>> 5) + 2);
-  if ((most * most) / 2 <= rowCost) {
-    const found = myers(a, b, ((most + 1) * (most + 2)) / 2 + rowCost);
-    if (found !== null) return found;
-  }
-  return bitParallel(s, a, b, Infinity, lower) as number;
+  const rounds = Math.max(16, shorter >>> 4);
+  const found = myers(a, b, ((rounds + 1) * (rounds + 2)) / 2 + 2 * (a.length + b.length), rounds);
+  if (found !== null) return found;
+  const lower = commonEstimate(s, a, b);
+  return lower === shorter ? lower : (bitParallel(s, a, b, Infinity, lower) as number);
 }
 
 /** `_without_shared_ends`: both sides less the lines they share at both ends, and how many those were. */
@@ -246,15 +242,17 @@ function exact(s: Scratch, a: Int32Array, b: Int32Array, budget: number, maskBit
  * `_myers`: a longest common subsequence length by Myers' greedy O((N+M)·D) search, or null once a
  * round ends with `(d+1)(d+2)/2 + walked/8` past `budget` (one step per diagonal, an eighth of one
  * per line a snake follows). The tie-break and the give-up test are the reference's, so it gives up
- * on exactly the same inputs.
+ * on exactly the same inputs. With `rounds` (not the reference's), it also gives up when, every 16
+ * rounds, the pace so far would take more than `rounds` rounds to cross `a`.
  */
-export function myers<T>(a: ArrayLike<T>, b: ArrayLike<T>, budget: number): number | null {
+export function myers(a: Int32Array, b: Int32Array, budget: number, rounds = 0): number | null {
   const n = a.length;
   const m = b.length;
   const limit = Math.min(n + m, Math.floor(Math.sqrt(2 * budget)) + 1);
   const offset = limit + 1;
   const reach = new Int32Array(2 * limit + 3);
   let walked = 0;
+  let furthest = 0;
   for (let d = 0; d <= limit; d++) {
     const low = offset - d;
     const high = offset + d;
@@ -269,8 +267,10 @@ export function myers<T>(a: ArrayLike<T>, b: ArrayLike<T>, budget: number): numb
       if (x >= n && y >= m) return Math.floor((n + m - d) / 2);
       reach[k] = x;
       walked += x - start;
+      if (x > furthest) furthest = x;
     }
     if (((d + 1) * (d + 2)) / 2 + Math.floor(walked / 8) > budget) return null;
+    if (rounds && (d >= rounds || ((d & 15) === 15 && furthest * rounds < (d + 1) * n))) return null;
   }
   return null;
 }
@@ -473,7 +473,7 @@ function bisectLeft(sorted: Int32Array, size: number, value: number): number {
  * `a`'s order), and `anchors`: the pairs of a longest run that keeps their order in `b` (patience
  * sorting, reconstructed from the last pile exactly as the reference does).
  */
-function uniqueAnchors(s: Scratch, a: Int32Array, b: Int32Array): { pairsA: number[]; pairsB: number[]; anchors: number[] } {
+function uniqueAnchors(s: Scratch, a: Int32Array, b: Int32Array): { pairsA: Int32Array; pairsB: Int32Array; anchors: Int32Array } {
   const countA = s.countOld;
   const countB = s.countNew;
   for (let i = 0; i < a.length; i++) countA[a[i]]++;
@@ -481,19 +481,20 @@ function uniqueAnchors(s: Scratch, a: Int32Array, b: Int32Array): { pairsA: numb
     countB[b[j]]++;
     s.where[b[j]] = j;
   }
-  const pairsA: number[] = [];
-  const pairsB: number[] = [];
-  for (let i = 0; i < a.length; i++) {
+  let pairs = 0;
+  for (let i = 0; i < a.length; i++) if (countA[a[i]] === 1 && countB[a[i]] === 1) pairs++;
+  const pairsA = new Int32Array(pairs);
+  const pairsB = new Int32Array(pairs);
+  for (let i = 0, p = 0; i < a.length; i++) {
     const id = a[i];
     if (countA[id] === 1 && countB[id] === 1) {
-      pairsA.push(i);
-      pairsB.push(s.where[id]);
+      pairsA[p] = i;
+      pairsB[p++] = s.where[id];
     }
   }
   for (let i = 0; i < a.length; i++) countA[a[i]] = 0;
   for (let j = 0; j < b.length; j++) countB[b[j]] = 0;
 
-  const pairs = pairsA.length;
   const tails = new Int32Array(pairs);
   const ends = new Int32Array(pairs);
   const previous = new Int32Array(pairs);
@@ -506,9 +507,8 @@ function uniqueAnchors(s: Scratch, a: Int32Array, b: Int32Array): { pairsA: numb
     if (k === piles) piles++;
     previous[p] = k ? ends[k - 1] : -1;
   }
-  const anchors: number[] = [];
-  for (let p = piles ? ends[piles - 1] : -1; p !== -1; p = previous[p]) anchors.push(p);
-  anchors.reverse();
+  const anchors = new Int32Array(piles);
+  for (let p = piles ? ends[piles - 1] : -1, k = piles; p !== -1; p = previous[p]) anchors[--k] = p;
   return { pairsA, pairsB, anchors };
 }
 

@@ -181,9 +181,9 @@ export function textMyers(x: string, m: Middles, y: string, rounds: number, work
       reachY[k] = j;
       if (i > furthest) furthest = i;
     }
-    // Give up past the work, or when every 16 rounds have not gone 64 characters a round on
-    // average: changes that dense are counted faster on interned lines.
-    if (work < 0 || ((d & 15) === 15 && furthest - a0 < (d + 1) * 64)) return null;
+    // Give up past the work, or when, every 16 rounds, the pace so far would need more rounds
+    // than allowed to cross the old middle: changes that dense are counted faster on interned lines.
+    if (work < 0 || ((d & 15) === 15 && (furthest - a0) * rounds < (d + 1) * (a1 - a0))) return null;
   }
   return null;
 }
