@@ -211,13 +211,12 @@ const encoder = new TextEncoder();
 /** A surrogate without its pair, which UTF-8 cannot hold (TextEncoder writes U+FFFD for it). */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+/** `array`, or, when it is shorter than `size`, a zeroed array at least that long (contents not kept). */
 function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   if (array.length >= size) return array;
   let length = array.length;
   while (length < size) length *= 2;
-  const larger = new Int32Array(length);
-  larger.set(array);
-  return larger;
+  return new Int32Array(length);
 }
 
 /**
@@ -283,9 +282,6 @@ function lineId(h: number, start: number, length: number): number {
   const id = distinct++;
   slots[slot] = h;
   slots[slot + 1] = distinct;
-  idHash = grown(idHash, distinct);
-  idStart = grown(idStart, distinct);
-  idLength = grown(idLength, distinct);
   idHash[id] = h;
   idStart[id] = start;
   idLength[id] = length;
@@ -319,48 +315,61 @@ function rehash(size: number): void {
 /** `bytes` as words, read at any offset. */
 let words = new DataView(bytes.buffer);
 
+/** The four bytes of `bytes` at `p` as a little-endian word, zeros for those at or past `to`. */
+function wordAt(view: DataView, p: number, to: number): number {
+  if (p + 4 <= to) return view.getInt32(p, true);
+  let w = 0;
+  for (let k = to - p - 1; k >= 0; k--) w = (w << 8) | view.getUint8(p + k);
+  return w;
+}
+
+/** Whether a word holds a newline byte: the zero-byte test on `word ^ 0x0a0a0a0a`, flagging bytes. */
+function newlines(w: number): number {
+  const t = w ^ 0x0a0a0a0a;
+  return (t - 0x01010101) & ~t & 0x80808080;
+}
+
 /**
  * Hashes and interns every line of `bytes[from, to)` in one pass, writing ids to `lineIds` from
- * index `line`; returns the number of lines written so far. The pass reads four bytes at a time from
- * each line's start: a word without a newline is mixed in whole; in one with a newline (found by the
- * zero-byte test on `word ^ 0x0a0a0a0a`, whose lowest flagged byte is always right) the bytes up to
- * it are mixed and the line ends there. Equal lines are read as the same words wherever they lie,
- * so they hash alike; the newline is part of the line, so a last line without one differs from the
- * same text with one.
+ * index `line`; returns the number of lines written so far.
+ *
+ * The pass reads eight bytes at a time from each line's start, as two words (zeros past `to`; a
+ * zero byte is no newline). Without a newline in either, both are mixed in at once; else the words
+ * before the one with the first newline are mixed in, then that word's bytes up to the newline (the
+ * lowest byte the zero-byte test flags is always right), and the line ends there. Which way a line
+ * is read depends only on its bytes, so equal lines hash alike wherever they lie; the newline is part
+ * of the line, so a last line without one differs from the same text with one.
  */
 function internLines(from: number, to: number, line: number): number {
-  const b = bytes;
   const view = words;
   const ids = lineIds;
   let h = 0;
   let start = from;
   let p = from;
   while (p < to) {
-    let w: number;
-    if (p + 4 <= to) {
-      w = view.getInt32(p, true);
-    } else {
-      // The last bytes, zeros past the end (a zero byte is no newline: 0 ^ 0x0a is not 0).
-      w = b[p];
-      if (p + 1 < to) w |= b[p + 1] << 8;
-      if (p + 2 < to) w |= b[p + 2] << 16;
-    }
-    const t = w ^ 0x0a0a0a0a;
-    const newline = (t - 0x01010101) & ~t & 0x80808080;
-    if (newline === 0) {
+    let w = wordAt(view, p, to);
+    let found = newlines(w);
+    if (found === 0) {
+      const v = wordAt(view, p + 4, to);
+      const next = newlines(v);
+      if (next === 0) {
+        h = (Math.imul(h ^ w, 0x9e3779b1) + Math.imul(v, 0x85ebca6b)) | 0;
+        p += 8;
+        continue;
+      }
       h = Math.imul(h ^ w, 0x9e3779b1);
-      h ^= h >>> 15;
       p += 4;
-      continue;
+      w = v;
+      found = next;
     }
-    const bit = 31 - Math.clz32(newline & -newline);
+    const bit = 31 - Math.clz32(found & -found);
     h = Math.imul(h ^ (bit === 31 ? w : w & ((1 << (bit + 1)) - 1)), 0x9e3779b1);
-    h ^= h >>> 15;
     p += (bit + 1) >>> 3;
     ids[line++] = lineId(finish(h), start, p - start);
     start = p;
     h = 0;
   }
+  // A last line without a newline (its last word read past `to`, so `p` may be beyond it).
   if (start < to) ids[line++] = lineId(finish(h), start, to - start);
   return line;
 }
@@ -374,8 +383,11 @@ export function hashedLines(before: string, m: Middles, after: string): Interned
   }
   const split = encode(before, m.a0, m.a1, 0);
   const end = encode(after, m.b0, m.b1, split);
-  // A line has at least one byte, so the byte count bounds the line count.
+  // A line has at least one byte, so the byte count bounds the line (and id) count.
   lineIds = grown(lineIds, end + 1);
+  idHash = grown(idHash, end + 1);
+  idStart = grown(idStart, end + 1);
+  idLength = grown(idLength, end + 1);
   distinct = 0;
   // About a slot per 16 bytes (lines are longer than that, mostly); `lineId` doubles it as needed.
   let size = 1 << 12;
