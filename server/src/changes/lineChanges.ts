@@ -654,9 +654,9 @@ export const internals = {
     const { a, b } = internals.intern(old, neu);
     return myers(a, b, budget);
   },
-  bitParallel(old: string[], neu: string[], maskBits: number = MOST_MASK_BITS): number | null {
+  bitParallel(old: string[], neu: string[], maskBits: number = MOST_MASK_BITS, lower?: number): number | null {
     const { a, b, scratch } = internals.intern(old, neu);
-    return bitParallel(scratch, a, b, maskBits);
+    return bitParallel(scratch, a, b, maskBits, lower);
   },
   sparse(old: string[], neu: string[], most: number): [number, number] {
     const { a, b, scratch } = internals.intern(old, neu);

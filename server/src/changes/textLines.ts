@@ -354,16 +354,19 @@ function internLines(from: number, to: number, line: number): number {
       const next = newlines(v);
       if (next === 0) {
         h = (Math.imul(h ^ w, 0x9e3779b1) + Math.imul(v, 0x85ebca6b)) | 0;
+        h ^= h >>> 15;
         p += 8;
         continue;
       }
       h = Math.imul(h ^ w, 0x9e3779b1);
+      h ^= h >>> 15;
       p += 4;
       w = v;
       found = next;
     }
     const bit = 31 - Math.clz32(found & -found);
     h = Math.imul(h ^ (bit === 31 ? w : w & ((1 << (bit + 1)) - 1)), 0x9e3779b1);
+    h ^= h >>> 15;
     p += (bit + 1) >>> 3;
     ids[line++] = lineId(finish(h), start, p - start);
     start = p;
@@ -409,4 +412,10 @@ export function hashedLines(before: string, m: Middles, after: string): Interned
     idLength = new Int32Array(1 << 10);
   }
   return { a: ids.subarray(0, n), b: ids.subarray(n, total), distinct };
+}
+
+/** For tests: the hash `hashedLines` gives a text of one line (with or without its newline). */
+export function lineHash(line: string): number {
+  hashedLines(line, { a0: 0, a1: line.length, b0: 0, b1: 0 }, '');
+  return idHash[0];
 }
