@@ -131,7 +131,7 @@ export const TEXT_MYERS_ROUNDS = 64;
 /**
  * Myers' greedy search on the middles' lines as character ranges: the fewest lines inserted plus
  * deleted, `d`, and the line-count difference of the two middles, or null past `rounds` rounds, past
- * `work` characters compared, or when the search advances too slowly to pay. A point on a diagonal is a pair of line starts, one per text;
+ * `work` characters compared or stepped over, or when the search advances too slowly to pay. A point on a diagonal is a pair of line starts, one per text;
  * since a snake crosses the same text in both, the diagonal index changes only with a one-line step,
  * and the furthest point on a diagonal is the one with the furthest offset into `x`. Points past a
  * middle's end are the end plus the lines stepped past it, as in the line-index search.
@@ -154,9 +154,11 @@ export function textMyers(x: string, m: Middles, y: string, rounds: number, work
       } else if (k === low || (k !== high && reachX[k - 1] < reachX[k + 1])) {
         i = reachX[k + 1];
         j = nextLine(y, reachY[k + 1], b1);
+        work -= j - reachY[k + 1];
       } else {
         i = nextLine(x, reachX[k - 1], a1);
         j = reachY[k - 1];
+        work -= i - reachX[k - 1];
       }
       if (i < a1 && j < b1) {
         // Lines match while their text does: a snake is the shared run cut back to its last newline,
@@ -211,12 +213,14 @@ const encoder = new TextEncoder();
 /** A surrogate without its pair, which UTF-8 cannot hold (TextEncoder writes U+FFFD for it). */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
-/** `array`, or, when it is shorter than `size`, a zeroed array at least that long (contents not kept). */
+/** `array`, or, when it is shorter than `size`, a copy at least that long (doubled until it is). */
 function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   if (array.length >= size) return array;
   let length = array.length;
   while (length < size) length *= 2;
-  return new Int32Array(length);
+  const larger = new Int32Array(length);
+  larger.set(array);
+  return larger;
 }
 
 /**
@@ -282,6 +286,11 @@ function lineId(h: number, start: number, length: number): number {
   const id = distinct++;
   slots[slot] = h;
   slots[slot + 1] = distinct;
+  if (id === idHash.length) {
+    idHash = grown(idHash, id + 1);
+    idStart = grown(idStart, id + 1);
+    idLength = grown(idLength, id + 1);
+  }
   idHash[id] = h;
   idStart[id] = start;
   idLength[id] = length;
@@ -386,11 +395,8 @@ export function hashedLines(before: string, m: Middles, after: string): Interned
   }
   const split = encode(before, m.a0, m.a1, 0);
   const end = encode(after, m.b0, m.b1, split);
-  // A line has at least one byte, so the byte count bounds the line (and id) count.
-  lineIds = grown(lineIds, end + 1);
-  idHash = grown(idHash, end + 1);
-  idStart = grown(idStart, end + 1);
-  idLength = grown(idLength, end + 1);
+  // A line has at least one byte, so the byte count bounds the line count; ids grow as they come.
+  if (lineIds.length < end + 1) lineIds = new Int32Array(end + 1);
   distinct = 0;
   // About a slot per 16 bytes (lines are longer than that, mostly); `lineId` doubles it as needed.
   let size = 1 << 12;
