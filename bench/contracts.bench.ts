@@ -4,7 +4,6 @@
 import { Analyzer } from '../server/src/analysis';
 import { ContractService, hoverMarkdown } from '../server/src/features/contractHover';
 import { initParser } from '../server/src/parse/parser';
-import { WorkspaceModules } from '../server/src/workspace/modules';
 
 const TOOLS = 200;
 const LINES = 5000;
@@ -69,7 +68,7 @@ export default async function run(): Promise<void> {
   const analysis = analyzer.analyze('file:///bench/extension.py', 1, text);
   const analysisMs = performance.now() - t0;
 
-  const service = new ContractService(new WorkspaceModules());
+  const service = new ContractService((a) => analyzer.program.symbols(a.model.uri));
   const positions = lines.flatMap((l, line) => (l.includes('vis.Symbol(tool_') ? [{ line, character: l.indexOf('vis.Symbol') + 4 }] : []));
   const t1 = performance.now();
   const first = service.at(analysis, positions[0], 'C3');

@@ -1,70 +1,57 @@
-// One analysis pipeline for the language server, the CLI and the benchmarks:
-// text → tree (incremental) → declaration model (cached per statement) → findings.
+// One analysis per module version: text → tree (incremental for open documents) → declaration model.
+// This is the per-module half of the pipeline (pyright's SourceFile); the workspace program
+// (server/src/workspace/program.ts) joins modules on top of it (imports, Symbol analysis across
+// modules, rules, cross-file checks). Every feature, the CLI and the benchmarks read both through the
+// program, so a module version is parsed and modelled once, whoever asks.
 import type { ContractFormat } from './contracts/types';
-import { ModelBuilder } from './model/build';
 import type { Model } from './model/types';
-import { ParseCache, parseDocument, disposeDocument } from './parse/parser';
-import { runRules, type SeverityOverrides } from './rules';
+import type { SeverityOverrides } from './rules';
 import type { Finding } from './rules/types';
+import { Program } from './workspace/program';
 
-export interface Analysis {
+export { DEFAULT_MAX_FILE_SIZE } from './parse/limits';
+
+/** One version of one module, analysed: its declaration model. */
+export interface ModuleAnalysis {
   uri: string;
+  /** The document version for an open document; 0 for a file read from disk. */
   version: number;
+  /** What tells this version from the next: `open:<version>:<length>` or the file's `mtime:size`. */
+  stamp: string;
   model: Model;
-  findings: Finding[];
-  /** Milliseconds spent, for the status item. */
+  /** Milliseconds the parse and model took. */
   millis: number;
 }
 
-/** Analyses open documents, keeping their trees and statement fragments between versions. */
+/** A module analysis with the findings the program reports for it (its own, and those other modules put on it). */
+export interface Analysis extends ModuleAnalysis {
+  findings: Finding[];
+}
+
+/**
+ * Analyses documents one at a time, keeping their trees between versions: a program without a
+ * workspace folder, for benchmarks and tests that feed texts version by version.
+ */
 export class Analyzer {
-  private parses = new ParseCache();
-  private builders = new Map<string, ModelBuilder>();
-  private last = new Map<string, Analysis>();
+  readonly program: Program;
+  private texts = new Map<string, { version: number; text: string }>();
 
-  /** The contract format (visAuthoring.contractFormat); rules read it for the tag vocabulary. */
-  contractFormat: ContractFormat = 'C3';
-
-  constructor(public overrides: SeverityOverrides = {}) {}
+  constructor(overrides: SeverityOverrides = {}, contractFormat: ContractFormat = 'C3') {
+    this.program = new Program({ open: (uri) => this.texts.get(uri), overrides, contractFormat });
+  }
 
   analyze(uri: string, version: number, text: string): Analysis {
-    const prev = this.last.get(uri);
-    if (prev && prev.version === version) return prev;
-    const t0 = performance.now();
-    const doc = this.parses.get(uri, version, text);
-    let builder = this.builders.get(uri);
-    if (!builder) this.builders.set(uri, (builder = new ModelBuilder()));
-    const model = builder.build(uri, doc);
-    const findings = runRules(model, this.overrides, undefined, { contractFormat: this.contractFormat });
-    const analysis = { uri, version, model, findings, millis: performance.now() - t0 };
-    this.last.set(uri, analysis);
-    return analysis;
-  }
-
-  /** The latest analysis of a document, if any. */
-  get(uri: string): Analysis | undefined {
-    return this.last.get(uri);
-  }
-
-  forget(uri: string): void {
-    this.parses.delete(uri);
-    this.builders.delete(uri);
-    this.last.delete(uri);
-  }
-
-  /** Drops cached results so the next analysis re-runs the rules (after a settings change). */
-  invalidate(): void {
-    this.last.clear();
+    this.texts.set(uri, { version, text });
+    const a = this.program.analysis(uri);
+    if (!a) throw new Error(`${uri} could not be analysed`);
+    return a;
   }
 }
 
-/** A one-off analysis of a text (CLI, tests): nothing is kept. */
-export function analyzeText(uri: string, text: string, overrides: SeverityOverrides = {}, contractFormat: ContractFormat = 'C3'): { model: Model; findings: Finding[] } {
-  const doc = parseDocument(text);
-  try {
-    const model = new ModelBuilder().build(uri, doc);
-    return { model, findings: runRules(model, overrides, undefined, { contractFormat }) };
-  } finally {
-    disposeDocument(doc);
-  }
+/** A one-off analysis of a text (tests, previews of unopened files): nothing is kept. */
+export function analyzeText(uri: string, text: string, overrides: SeverityOverrides = {}, contractFormat: ContractFormat = 'C3'): Analysis {
+  const program = new Program({ open: (u) => (u === uri ? { version: 1, text } : undefined), overrides, contractFormat, keepTrees: false });
+  const a = program.analysis(uri);
+  if (!a) throw new Error(`${uri} could not be analysed`);
+  return a;
 }

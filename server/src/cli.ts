@@ -1,19 +1,25 @@
 // The command-line face of the same analysis, for CI:
-//   vis-authoring check [--format text|json] [PATH...]   exit 1 when any error is found, 2 on bad usage
+//   vis-authoring check [--format text|json] [PATH...]   exit 1 when any error is found or a file could not be analysed, 2 on bad usage
 //   vis-authoring numstat BEFORE AFTER                    line_changes counts, as git diff --numstat prints them
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { analyzeText } from './analysis';
-import { initParser } from './parse/parser';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readTextFileSync } from '../../shared/files';
+import type { Analysis } from './analysis';
+import { initParser, parserReady } from './parse/parser';
 import { runNumstat } from './changes/numstat';
-import { discoverExtensionFiles } from './discovery';
+import { entriesOfDirectory } from './workspace/discovery';
+import { Program } from './workspace/program';
+import { Workspace } from './workspace/workspace';
 
 const USAGE = `usage: vis-authoring check [--format text|json] [PATH...]
        vis-authoring numstat BEFORE AFTER
 
-Checks Vis extension files. A directory is searched the way Vis discovers extensions:
-its top-level *.py files (not test_*.py or *_test.py), <dir>/extension.py and <dir>/current/extension.py.
+Checks Vis extension files and the modules they import. A project root (a folder with
+.vis/extensions) is checked as Vis would load it: the entry files of .vis/extensions, and the folder
+itself when it is an extension package (extension.py). Any other directory is searched the way Vis
+searches an extensions directory: its top-level *.py files (not test_*.py, *_test.py or dotfiles),
+<dir>/extension.py and <dir>/current/extension.py. With no PATH, the current folder.
 numstat prints the lines AFTER adds and removes relative to BEFORE (added<TAB>removed<TAB>AFTER), the
 minimal counts of git diff --minimal --numstat.`;
 
@@ -54,50 +60,98 @@ async function check(args: string[], io: Output): Promise<number> {
     return 2;
   }
   if (paths.length === 0) paths.push('.');
-  const files: string[] = [];
+  // What to check: a directory through a program of its own (its entries and the modules they reach),
+  // a file through the program of the current folder.
+  const files = new Workspace({ globalDir: undefined });
+  files.setFolders([process.cwd()]);
+  const targets: { program: Program; uris: string[]; given: string; abs: string }[] = [];
+  const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
+  // Files that could not be read or analysed: reported (ANA-001), never fatal to the run, and exit 1.
+  let unanalysed = 0;
+  const notAnalysed = (shown: string, message: string) => {
+    unanalysed++;
+    results.push({ path: shown, line: 1, column: 1, endLine: 1, endColumn: 1, severity: 'warning', rule: 'ANA-001', message });
+  };
   for (const p of paths) {
     let stat: fs.Stats;
     try {
       stat = fs.statSync(p);
-    } catch {
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
+        notAnalysed(p, `${p}: too many levels of symbolic links (a symlink loop); not read`);
+        continue;
+      }
       io.err(`no such file or directory: ${p}`);
       return 2;
     }
-    files.push(...(stat.isDirectory() ? discoverExtensionFiles(p) : [p]));
+    const abs = path.resolve(p);
+    if (stat.isDirectory()) {
+      const program = new Program({ root: abs, entries: entriesOfDirectory(abs) });
+      targets.push({ program, uris: [], given: p, abs });
+    } else {
+      const uri = pathToFileURL(abs).href;
+      targets.push({ program: files.programFor(uri), uris: [uri], given: p, abs });
+    }
   }
   await initParser();
-  const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
   let errors = 0;
-  for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (e) {
-      io.err(`cannot read ${file}: ${(e as Error).message}`);
-      errors++;
-      continue;
+  let checked = 0;
+  const seen = new Set<string>();
+  for (const t of targets) {
+    const uris = t.uris.length ? t.uris : t.program.index();
+    // Every module's own findings first, so the findings an entry puts on its modules are known.
+    for (const uri of uris) {
+      try {
+        t.program.findings(uri);
+      } catch {
+        // Reported below, with the module.
+      }
     }
-    const { findings } = analyzeText(pathToFileURL(path.resolve(file)).href, text);
-    for (const f of findings) {
-      if (f.severity === 'error') errors++;
-      results.push({
-        path: file,
-        line: f.range.start.line + 1,
-        column: f.range.start.character + 1,
-        endLine: f.range.end.line + 1,
-        endColumn: f.range.end.character + 1,
-        severity: f.severity,
-        rule: f.rule,
-        message: f.message,
-      });
+    for (const uri of uris) {
+      if (seen.has(uri)) continue;
+      seen.add(uri);
+      const file = fileURLToPath(uri);
+      // Paths as the user spelled the folder (or file) they gave.
+      const rel = path.relative(t.abs, file);
+      const shown = rel === '' ? t.given : rel.startsWith('..') || path.isAbsolute(rel) ? file : path.join(t.given, rel);
+      checked++;
+      let analysis: Analysis | undefined;
+      try {
+        // Right after two parser faults in a row, wait for the fresh parser (made in the background).
+        await parserReady();
+        analysis = t.program.analysis(uri);
+      } catch (e) {
+        notAnalysed(shown, `vis-authoring could not analyse this file: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+      if (!analysis) {
+        const read = readTextFileSync(file, { maxBytes: t.program.maxFileSize * 3 });
+        notAnalysed(shown, read.ok ? `vis-authoring could not analyse ${shown}` : read.message);
+        continue;
+      }
+      for (const f of analysis.findings) {
+        if (f.severity === 'error') errors++;
+        if (f.rule === 'ANA-001') unanalysed++;
+        results.push({
+          path: shown,
+          line: f.range.start.line + 1,
+          column: f.range.start.character + 1,
+          endLine: f.range.end.line + 1,
+          endColumn: f.range.end.character + 1,
+          severity: f.severity,
+          rule: f.rule,
+          message: f.message,
+        });
+      }
     }
   }
   if (format === 'json') io.out(JSON.stringify(results, null, 2));
   else {
     for (const r of results) io.out(`${r.path}:${r.line}:${r.column}: ${r.severity} [${r.rule}] ${r.message}`);
-    io.err(`${files.length} file${files.length === 1 ? '' : 's'} checked, ${errors} error${errors === 1 ? '' : 's'}`);
+    const skipped = unanalysed ? `, ${unanalysed} not analysed` : '';
+    io.err(`${checked} file${checked === 1 ? '' : 's'} checked, ${errors} error${errors === 1 ? '' : 's'}${skipped}`);
   }
-  return errors > 0 ? 1 : 0;
+  return errors > 0 || unanalysed > 0 ? 1 : 0;
 }
 
 if (require.main === module) {

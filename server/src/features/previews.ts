@@ -1,6 +1,5 @@
 // Model-facing docs previews over LSP: the previewDocs and previewPrompt requests, and two code
 // lenses above the registration call that open them in the client (client/src/previews.ts).
-import fs from 'node:fs';
 import type { CodeLens } from 'vscode-languageserver/node';
 import {
   PreviewDocsCommand,
@@ -10,12 +9,14 @@ import {
   type PreviewDocsParams,
   type PreviewDocsResult,
 } from '../../../shared/protocol';
-import { analyzeText, type Analysis } from '../analysis';
+import type { Analysis } from '../analysis';
 import { findExtension } from '../docs/extension';
 import { previewDocs, previewPrompt, type DocsPreview } from '../docs/preview';
+import { loadTokenizer } from '../docs/tokens';
 import type { ToolDocSource } from '../docs/toolDocs';
 import { filePathOf } from '../rules/util';
-import { analysisOf, routingVersionOf, type ServerContext } from './context';
+import { readTextFileSync } from '../../../shared/files';
+import { analysisOf, analysisOfUri, routingVersionOf, type ServerContext } from './context';
 
 type Kind = 'docs' | 'prompt';
 
@@ -27,19 +28,32 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
     return kind === 'docs' ? previewDocs(analysis, options) : previewPrompt(analysis, options);
   };
 
-  /** The preview of an open document, or of the file on disk (a preview can outlive its editor). */
-  const request = (kind: Kind) => (params: PreviewDocsParams): PreviewDocsResult => {
+  /**
+   * The preview of an open document, or of the file on disk (a preview can outlive its editor), through
+   * the program. A file that is not open is read only inside a workspace folder or when it was opened in
+   * this session, and only through the guarded reader: a URI naming a FIFO or a device gets its reason at once.
+   */
+  const request = (kind: Kind) => async (params: PreviewDocsParams): Promise<PreviewDocsResult> => {
+    // The token table loads in the background (in slices) after the first analysis; a preview that
+    // comes first waits for it, without holding up other requests.
+    await loadTokenizer();
     const doc = ctx.documents.get(params.uri);
-    let p: DocsPreview | undefined;
-    if (doc) {
-      const analysis = analysisOf(ctx, doc);
-      p = analysis && build(analysis, kind);
-    } else {
-      const text = readFile(params.uri);
-      if (text !== undefined && ctx.settings.enable && text.length <= ctx.settings.maxFileSize) p = build(analyzeText(params.uri, text), kind);
+    let analysis: Analysis | undefined;
+    let why = 'Vis Authoring is disabled, or the file failed to analyse';
+    if (doc) analysis = analysisOf(ctx, doc);
+    else {
+      const file = filePathOf(params.uri);
+      if (file === undefined) why = 'it is not an open document or a file';
+      else if (!ctx.readable(file)) why = 'it is neither open nor inside a workspace folder, so it is not read';
+      else {
+        analysis = analysisOfUri(ctx, params.uri);
+        const read = analysis ? undefined : readTextFileSync(file, { maxBytes: ctx.settings.maxFileSize * 3 });
+        if (read && !read.ok) why = read.message;
+      }
     }
+    const p: DocsPreview | undefined = analysis && build(analysis, kind);
     if (!p) {
-      const text = `No preview for ${params.uri}: it is not analysed (Vis Authoring is disabled, or the file is too large, unreadable or failed to analyse).\n`;
+      const text = `No preview for ${params.uri}: ${why}.\n`;
       return { text, parts: [], tokens: 0 };
     }
     return { text: p.text, parts: p.parts.map((x) => ({ title: x.title, tokens: x.tokens })), tokens: p.tokens };
@@ -62,14 +76,4 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
       { range, command: { title: 'Preview prompt', command: PreviewPromptCommand, arguments: args } },
     ];
   });
-}
-
-function readFile(uri: string): string | undefined {
-  const file = filePathOf(uri);
-  if (file === undefined) return undefined;
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

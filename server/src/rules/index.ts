@@ -1,7 +1,10 @@
 // Every rule family, and running them over a model.
+import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
+import type { Resolver } from '../contracts/scope';
 import type { ContractFormat } from '../contracts/types';
 import type { Model } from '../model/types';
 import { extensionRules } from './extension';
+import { fileRules } from './file';
 import { g1Rules } from './g1';
 import { hookRules } from './hooks';
 import { methodRules } from './methods';
@@ -9,10 +12,10 @@ import { registrationRules } from './registration';
 import { routingRules } from './routing';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
-import type { Finding, Rule, Severity } from './types';
+import type { Finding, ModuleRole, Rule, Severity } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
+export const allRules: Rule[] = [...fileRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
 /** Per-rule severity overrides from the settings; `off` silences a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
@@ -20,20 +23,41 @@ export type SeverityOverrides = Record<string, Severity | 'off'>;
 /** Options every rule may read. */
 export interface RuleOptions {
   contractFormat?: ContractFormat;
+  /** What the file is to Vis (from the program); unknown for a file on its own. */
+  role?: ModuleRole;
+  /** The module's Symbol analysis through the program; by default the file is analysed alone. */
+  symbols?: () => SymbolInfo[];
+  resolver?: Resolver;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
-  if (!model.generation) return [];
+  // A file that was not parsed has only its file-level finding (and none when it is not a Vis file).
+  if (model.unanalysed) rules = rules.filter((r) => fileRules.includes(r));
+  else if (!model.generation) return [];
   const findings: Finding[] = [];
   const path = pathOf(model.uri);
+  let infos: SymbolInfo[] | undefined;
+  const symbols =
+    options.symbols ??
+    (() => {
+      try {
+        return (infos ??= symbolInfos(model, { format: options.contractFormat ?? 'C3' }));
+      } catch {
+        // A fault in the static analysis must not take the file's other diagnostics down with it.
+        return (infos = []);
+      }
+    });
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
     rule.check({
       model,
       path,
-      report: (range, message, fix) => findings.push({ rule: rule.id, severity, message, range, fix }),
+      report: (range, message, fix, extra) => findings.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
       contractFormat: options.contractFormat,
+      role: options.role ?? 'unknown',
+      symbols,
+      resolver: options.resolver ?? {},
     });
   }
   return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
