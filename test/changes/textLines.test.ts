@@ -144,6 +144,25 @@ describe('hashedLines: one id per distinct line', () => {
     }
   });
 
+  it('holds text of two to four UTF-8 bytes a character, with or without a lone surrogate', () => {
+    const random = mulberry32(15);
+    const wide = ['日本語の行です', 'ÄÖÜäöü', '😀😃😄', 'ελληνικά', '中文', 'x'];
+    for (const extra of [[], ['\uD83D']]) {
+      for (let p = 0; p < 30; p++) {
+        const [before, after] = randomPair(random, 400, [...wide, ...extra]);
+        if (before === after) continue;
+        checkIds(before, after, { a0: 0, a1: before.length, b0: 0, b1: after.length }, JSON.stringify({ extra, p }));
+        assert.deepEqual(fewestLineChanges(before, after), fewest(before, after));
+      }
+      // More bytes than the work buffer holds at first (64 KiB), so it grows while encoding.
+      const lines = Array.from({ length: 3000 }, (_, i) => wide[i % 5].repeat(1 + (i % 3)));
+      const before = lines.join('\n') + '\n' + extra.join('');
+      const after = lines.filter((_, i) => i % 700 !== 5).join('\n') + '\n中文\n';
+      checkIds(before, after, { a0: 0, a1: before.length, b0: 0, b1: after.length }, `3,000 lines ${JSON.stringify(extra)}`);
+      assert.deepEqual(fewestLineChanges(before, after), fewest(before, after));
+    }
+  });
+
   it('keeps apart lines whose surrogates UTF-8 cannot hold', () => {
     const before = '\uD800\n\uDC00\n\uFFFD\n\uD800\uDC00\n\uDC00\uD800\n';
     checkIds(before, before, { a0: 0, a1: before.length, b0: 0, b1: before.length }, 'lone surrogates');

@@ -223,14 +223,31 @@ function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBu
   return larger;
 }
 
+/** Room for `size` bytes in `bytes`, keeping the first `kept`. */
+function room(size: number, kept: number): void {
+  if (bytes.length >= size) return;
+  const larger = new Uint8Array(Math.max(size, 2 * bytes.length));
+  larger.set(bytes.subarray(0, kept));
+  bytes = larger;
+  words = new DataView(larger.buffer);
+}
+
 /**
  * Writes `text[from, to)` at `at` as UTF-8, or, for a text with a surrogate that has no pair, as
  * WTF-8 (the same, with such a surrogate in three bytes), so equal bytes mean equal UTF-16 code units.
- * Returns the end of what it wrote. `bytes` holds at least three bytes per code unit from `at`.
+ * Returns the end of what it wrote; `bytes` grows as needed (a code unit takes at most three).
  */
 function encode(text: string, from: number, to: number, at: number): number {
   const part = text.slice(from, to);
-  if (!LONE_SURROGATE.test(part)) return at + (encoder.encodeInto(part, bytes.subarray(at)).written as number);
+  if (!LONE_SURROGATE.test(part)) {
+    const done = encoder.encodeInto(part, bytes.subarray(at));
+    at += done.written as number;
+    if (done.read === part.length) return at;
+    const rest = part.slice(done.read as number);
+    room(at + 3 * rest.length, at);
+    return at + (encoder.encodeInto(rest, bytes.subarray(at)).written as number);
+  }
+  room(at + 3 * part.length, at);
   for (let i = 0; i < part.length; i++) {
     let c = part.charCodeAt(i);
     if (c < 0x80) {
@@ -388,15 +405,15 @@ function internLines(from: number, to: number, line: number): number {
 
 /** The lines of both middles as interned ids. */
 export function hashedLines(before: string, m: Middles, after: string): Interned {
+  // A byte a code unit (all ASCII) and a little more; `encode` grows it for other text.
   const units = m.a1 - m.a0 + (m.b1 - m.b0);
-  if (bytes.length < 3 * units) {
-    bytes = new Uint8Array(3 * units);
-    words = new DataView(bytes.buffer);
-  }
+  room(units + (units >>> 3) + 16, 0);
   const split = encode(before, m.a0, m.a1, 0);
   const end = encode(after, m.b0, m.b1, split);
-  // A line has at least one byte, so the byte count bounds the line count; ids grow as they come.
-  if (lineIds.length < end + 1) lineIds = new Int32Array(end + 1);
+  // A line has at least one byte, so the byte count bounds the line count; past a megabyte the
+  // lines are counted instead. Ids grow as they come.
+  const most = end < 1 << 20 ? end + 1 : lineCount(before, m.a0, m.a1) + lineCount(after, m.b0, m.b1) + 1;
+  if (lineIds.length < most) lineIds = new Int32Array(most);
   distinct = 0;
   // About a slot per 16 bytes (lines are longer than that, mostly); `lineId` doubles it as needed.
   let size = 1 << 12;
