@@ -1,5 +1,5 @@
 // Lines an edit adds and removes, as `git diff --minimal --numstat` counts them: the port of
-// vis-lang-interface `line_changes` (shared/spec/vis-lang-interface.md §1).
+// vis-lang-interface `line_changes` (src/vis_lang_interface/changes.py @43aba45a).
 //
 // Lines split at "\n" only and count with their newline; a last line without one never equals the
 // same text with one. `kept` is the length of a common subsequence of the two line lists, and
@@ -10,8 +10,18 @@
 // The steps are the reference's: shared ends off, lines only one side holds dropped, then Myers'
 // search, then bit-parallel rows, then anchoring. Every decision (which search runs, when it gives
 // up) depends on operation counts only, the ones the reference counts, so the fallback triggers on
-// exactly the inputs where it does there. Where an exact count is certain anyway, a cheaper exact
-// search on the line strings may answer first, since every exact count is the same number.
+// exactly the inputs where it does there. Where an exact count is certain anyway (the reference
+// would count exactly, so every exact count is its number), faster exact searches answer instead:
+//
+// 1. The shared ends come off the raw texts (textLines.ts `middles`), so nothing is done per line
+//    for the lines around the changes.
+// 2. A few changes are counted by Myers' search over the middles' lines as character ranges
+//    (`textMyers`): no line is split, hashed or counted, except to confirm the count is certain.
+// 3. Else the middles' lines become integer ids (`hashedLines`: one hashing pass over their UTF-8
+//    bytes, an open-addressing table, bytes compared only when hashes match), and the reference's
+//    reduction runs on them; then Myers' search while the changes look few, else bit-parallel rows
+//    over the band a cheap common subsequence allows (`longest`), or, when exactness is not
+//    certain, the reference's own `_exact` and `_anchored`.
 
 import { hashedLines, lineCount, middles, TEXT_MYERS_ROUNDS, textMyers, type Distance, type Middles } from './textLines';
 
