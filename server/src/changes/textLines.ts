@@ -23,19 +23,25 @@ export interface Middles {
   b1: number;
 }
 
+/** Whether `x` and `y` hold the same characters `from` to `to` places on from `i` and `j` (or back from them). */
+function sameRun(x: string, i: number, y: string, j: number, from: number, to: number, back: boolean): boolean {
+  return back ? x.slice(i - to, i - from) === y.slice(j - to, j - from) : x.slice(i + from, i + to) === y.slice(j + from, j + to);
+}
+
 /**
- * How many characters `x` (from `i`) and `y` (from `j`) have in common, up to `most`. Short runs are
- * compared by character; longer ones by native equality of slices of doubling, then halving, length.
+ * How many characters `x` (from `i`) and `y` (from `j`) have in common, up to `most`; with `back`,
+ * how many they share ending just before `i` and `j`. Short runs are compared by character; longer
+ * ones by native equality of slices of doubling, then halving, length.
  */
-export function commonLength(x: string, i: number, y: string, j: number, most: number): number {
+export function commonLength(x: string, i: number, y: string, j: number, most: number, back = false): number {
   let q = 0;
   const first = most < 16 ? most : 16;
-  while (q < first && x.charCodeAt(i + q) === y.charCodeAt(j + q)) q++;
+  while (q < first && x.charCodeAt(back ? i - 1 - q : i + q) === y.charCodeAt(back ? j - 1 - q : j + q)) q++;
   if (q < first || q === most) return q;
   let step = 64;
   for (;;) {
     const hi = most - q < step ? most : q + step;
-    if (x.slice(i + q, i + hi) === y.slice(j + q, j + hi)) {
+    if (sameRun(x, i, y, j, q, hi, back)) {
       q = hi;
       if (q === most) return q;
       step *= 2;
@@ -45,38 +51,10 @@ export function commonLength(x: string, i: number, y: string, j: number, most: n
     let top = hi;
     while (top - q > 32) {
       const mid = (q + top) >>> 1;
-      if (x.slice(i + q, i + mid) === y.slice(j + q, j + mid)) q = mid;
+      if (sameRun(x, i, y, j, q, mid, back)) q = mid;
       else top = mid;
     }
-    while (x.charCodeAt(i + q) === y.charCodeAt(j + q)) q++;
-    return q;
-  }
-}
-
-/** How many characters `x` and `y` share at their ends, up to `most`. */
-function commonSuffix(x: string, y: string, most: number): number {
-  const n = x.length;
-  const m = y.length;
-  let q = 0;
-  const first = most < 16 ? most : 16;
-  while (q < first && x.charCodeAt(n - 1 - q) === y.charCodeAt(m - 1 - q)) q++;
-  if (q < first || q === most) return q;
-  let step = 64;
-  for (;;) {
-    const hi = most - q < step ? most : q + step;
-    if (x.slice(n - hi, n - q) === y.slice(m - hi, m - q)) {
-      q = hi;
-      if (q === most) return q;
-      step *= 2;
-      continue;
-    }
-    let top = hi;
-    while (top - q > 32) {
-      const mid = (q + top) >>> 1;
-      if (x.slice(n - mid, n - q) === y.slice(m - mid, m - q)) q = mid;
-      else top = mid;
-    }
-    while (x.charCodeAt(n - 1 - q) === y.charCodeAt(m - 1 - q)) q++;
+    while (x.charCodeAt(back ? i - 1 - q : i + q) === y.charCodeAt(back ? j - 1 - q : j + q)) q++;
     return q;
   }
 }
@@ -94,7 +72,7 @@ export function middles(before: string, after: string): Middles {
   // the other goes on: its last line ends with "\n" there, or differs from the other's by lacking it).
   const head = prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1;
   const most = shorter - head;
-  let tail = commonSuffix(before, after, most);
+  let tail = commonLength(before, n, after, m, most, true);
   // The shared end must start a line in both texts. Below the longest shared end the character
   // before it is shared too, so one text tells; at the longest, each text has its own.
   const startsLine = (text: string, at: number) => at === head || text.charCodeAt(at - 1) === NEWLINE;
