@@ -109,10 +109,12 @@ export const TEXT_MYERS_ROUNDS = 64;
 /**
  * Myers' greedy search on the middles' lines as character ranges: the fewest lines inserted plus
  * deleted, `d`, and the line-count difference of the two middles, or null past `rounds` rounds, past
- * `work` characters compared or stepped over, or when the search advances too slowly to pay. A point on a diagonal is a pair of line starts, one per text;
- * since a snake crosses the same text in both, the diagonal index changes only with a one-line step,
- * and the furthest point on a diagonal is the one with the furthest offset into `x`. Points past a
- * middle's end are the end plus the lines stepped past it, as in the line-index search.
+ * `work` characters compared or stepped over, or when the search advances too slowly to pay.
+ *
+ * A point on a diagonal is a pair of line starts, one per text. A snake crosses the same text in
+ * both, so the diagonal index changes only with a one-line step, and the furthest point on a
+ * diagonal is the one with the furthest offset into `x`. Points past a middle's end are the end plus
+ * the lines stepped past it, as in the search on line indices.
  */
 export function textMyers(x: string, m: Middles, y: string, rounds: number, work: number): Distance | null {
   const { a0, a1, b0, b1 } = m;
