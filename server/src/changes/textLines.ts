@@ -299,8 +299,12 @@ function sameBytes(p: number, q: number, length: number): boolean {
   const b = bytes;
   const view = words;
   let k = 0;
-  while (k + 4 <= length && view.getInt32(p + k) === view.getInt32(q + k)) k += 4;
-  if (k + 4 <= length) return false;
+  while (k + 8 <= length && view.getInt32(p + k) === view.getInt32(q + k) && view.getInt32(p + k + 4) === view.getInt32(q + k + 4)) k += 8;
+  if (k + 8 <= length) return false;
+  if (k + 4 <= length) {
+    if (view.getInt32(p + k) !== view.getInt32(q + k)) return false;
+    k += 4;
+  }
   while (k < length && b[p + k] === b[q + k]) k++;
   return k === length;
 }
