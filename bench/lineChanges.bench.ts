@@ -202,14 +202,14 @@ export default async function run(): Promise<void> {
   const ratios: Array<{ name: string; diff: number; reference?: number }> = [];
   try {
     for (const [index, c] of cases().entries()) {
+      // Warm-up calls, whose median sizes the batches.
       const counts = lineChanges(c.before, c.after);
-      for (let r = 0; r < 4; r++) lineChanges(c.before, c.after);
-      const oursBatch = batchOf(time(() => lineChanges(c.before, c.after)));
+      const oursBatch = batchOf(median(Array.from({ length: 5 }, () => time(() => lineChanges(c.before, c.after)))));
       // diffLines: one call tells whether it finishes; past a second it is not repeated.
       let diff: LineCounts | undefined;
       const diffFirst = time(() => (diff = diffCounts(c.before, c.after)));
       const diffRepeats = diff !== undefined && diffFirst < 1000;
-      const diffBatch = diffRepeats ? batchOf(diffFirst) : 0;
+      const diffBatch = diffRepeats ? batchOf(median([diffFirst, time(() => diffCounts(c.before, c.after)), time(() => diffCounts(c.before, c.after))])) : 0;
       let theirs: LineCounts | undefined;
       let referenceBatch = 0;
       if (reference) {
@@ -219,7 +219,7 @@ export default async function run(): Promise<void> {
           return at;
         };
         theirs = await reference.load(String(index), file('before', c.before), file('after', c.after));
-        referenceBatch = batchOf((await reference.time(String(index), 1))[0]);
+        referenceBatch = batchOf(median(await reference.time(String(index), 3)));
       }
       const oursMs: number[] = [];
       const diffMs: number[] = diffRepeats ? [] : [diffFirst];
