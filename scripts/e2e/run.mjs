@@ -228,8 +228,10 @@ for (const f of [screenshot, summaryFile, path.join(OUT, 'vscode-hover.png'), ..
 
 let csProc;
 let browser;
+const browserTemp = fs.mkdtempSync('/tmp/vis-e2e-b-');
 async function cleanup() {
   if (browser) { await browser.close().catch(() => {}); browser = undefined; }
+  fs.rmSync(browserTemp, { recursive: true, force: true });
   if (csProc && csProc.exitCode === null) {
     try { process.kill(-csProc.pid, 'SIGTERM'); } catch {}
     for (let i = 0; i < 50 && csProc.exitCode === null; i++) await sleep(100);
@@ -270,6 +272,8 @@ try {
     sh(codeServer, ['--extensions-dir', dirs.ext, '--install-extension', productVsix, '--install-extension', harnessVsix], { env: isolatedEnv });
   });
 
+  // The Python whose ast.parse the snippet check asks (resolved here: a pyenv shim needs the real HOME).
+  const python = sh('python3', ['-c', 'import sys; print(sys.executable)']).trim();
   // Fresh workspace copy and user settings; a copy of the WAL-mode state database for the Vis State checks.
   fs.cpSync(path.join(ROOT, 'test/e2e/fixtures/workspace'), dirs.ws, { recursive: true });
   const stateDb = path.join(RUN, 'state-db');
@@ -295,7 +299,7 @@ try {
     csProc = spawn(codeServer, [
       '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', dirs.data, '--extensions-dir', dirs.ext,
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', dirs.ws,
-    ], { env: { ...isolatedEnv, VIS_E2E_RESULT: resultFile, VIS_E2E_ONLY: process.env.VIS_E2E_ONLY || '', VIS_E2E_STATE_DB: path.join(stateDb, 'vis.db') }, detached: true, stdio: ['ignore', csLog, csLog] });
+    ], { env: { ...isolatedEnv, VIS_E2E_RESULT: resultFile, VIS_E2E_ONLY: process.env.VIS_E2E_ONLY || '', VIS_E2E_STATE_DB: path.join(stateDb, 'vis.db'), VIS_E2E_PYTHON: python }, detached: true, stdio: ['ignore', csLog, csLog] });
     const deadline = Date.now() + 30000;
     for (;;) {
       if (csProc.exitCode !== null) throw new Error(`code-server exited with ${csProc.exitCode}; see ${RUN}/code-server.log`);
@@ -309,7 +313,8 @@ try {
   // The browser: fresh profile in the run dir, isolated HOME.
   const { chromium } = await import('playwright-core');
   const ctx = await timed('browserLaunch', () => chromium.launchPersistentContext(dirs.browser, {
-    executablePath: CHROMIUM, headless: true, env: isolatedEnv, viewport: { width: 1600, height: 1000 },
+    // A short TMPDIR: chromium's singleton socket path must fit in a unix socket address (108 bytes).
+    executablePath: CHROMIUM, headless: true, env: { ...isolatedEnv, TMPDIR: browserTemp }, viewport: { width: 1600, height: 1000 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   }));
   browser = ctx;

@@ -7,7 +7,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { spawnSync } from 'node:child_process';
 import { FakeGateway, LEGACY_FAILED, LEGACY_OK } from '../../../host/fakeGateway';
+import { contributedSnippets, insertedText } from '../../../helpers/snippets';
+import { SNIPPET_CASES, replacedSpan, withInserted } from '../../snippetCases';
 import { type Check, type CheckContext, type Diag, PRODUCT_ID, hoverText, toDiag } from './harness';
 
 /** missing_alias.py, line 2: vis.register_extension(vis.Extension(name="", description="d", symbols=[print])) */
@@ -99,7 +102,71 @@ async function stateValue(t: CheckContext, ext: string, key: string): Promise<st
   return doc.getText();
 }
 
+/** What Python says of a text: null when `ast.parse` accepts it, else the SyntaxError (nothing is run). */
+function pythonSyntaxError(text: string): string | null {
+  const python = process.env.VIS_E2E_PYTHON || 'python3';
+  const r = spawnSync(python, ['-c', 'import ast, sys\ntry:\n    ast.parse(sys.stdin.read())\nexcept SyntaxError as e:\n    print(f"SyntaxError: {e.msg} (line {e.lineno})"); sys.exit(1)'], { input: text, encoding: 'utf8' });
+  if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error(`${python} did not run: ${r.error?.message ?? r.stderr}`);
+  return r.status === 0 ? null : r.stdout.trim();
+}
+
+/** Types into the focused editor as the keyboard does (every cursor of a snippet placeholder and its mirrors). */
+async function type(text: string): Promise<void> {
+  await vscode.commands.executeCommand('type', { text });
+}
+
 export const checks: Check[] = [
+  {
+    name: 'snippets: each contributed snippet, inserted by name, gives the text VS Code\'s snippet grammar says, valid Python and no diagnostics',
+    timeoutMs: 90000,
+    async run(t) {
+      const product = vscode.extensions.getExtension(PRODUCT_ID);
+      assert.ok(product, `${PRODUCT_ID} is not installed`);
+      const snippets = contributedSnippets(path.join(product.extensionPath, 'snippets', 'vis.code-snippets'));
+      const observed: Record<string, unknown>[] = [];
+      for (const c of SNIPPET_CASES) {
+        const editor = await t.open(c.file);
+        const doc = editor.document;
+        await t.waitForCodes(doc.uri, c.before);
+        const fixture = doc.getText();
+        const [start, end] = replacedSpan(fixture, c);
+        editor.selection = new vscode.Selection(doc.positionAt(start), doc.positionAt(end));
+        await vscode.commands.executeCommand('editor.action.insertSnippet', { langId: 'python', name: c.name });
+        const snippet = snippets.find((s) => s.name === c.name);
+        assert.ok(snippet, `the installed snippets file has no ${c.name}`);
+        let expected = withInserted(fixture, c, insertedText(snippet.template));
+        let cursorsOnFirst: number | undefined;
+        if (c.prefix === 'vis-extension') {
+          // Tabbed through as a user does: a new function name, Tab, a new parameter name, Tab to the end.
+          cursorsOnFirst = editor.selections.length;
+          await type('hello');
+          await vscode.commands.executeCommand('jumpToNextSnippetPlaceholder');
+          await type('who');
+          expected = expected.replace('def greet(name: str)', 'def hello(who: str)').replace('return f"hi {name}"', 'return f"hi {who}"').replace('vis.Symbol(greet,', 'vis.Symbol(hello,');
+        }
+        await vscode.commands.executeCommand('leaveSnippet');
+        const text = doc.getText();
+        const row: Record<string, unknown> = { snippet: c.prefix, file: c.file, syntaxError: pythonSyntaxError(text), asExpected: text === expected };
+        if (cursorsOnFirst !== undefined) row.cursorsOnFirstPlaceholder = cursorsOnFirst;
+        if (!row.asExpected) row.text = text;
+        try {
+          row.diagnosticsAfter = (await t.waitForCodes(doc.uri, [])).map(toDiag);
+        } catch (e) {
+          row.diagnosticsAfter = (e as Error).message;
+        }
+        observed.push(row);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+      return expect(observed, (o) => {
+        for (const row of o) {
+          assert.equal(row.syntaxError, null, `${row.snippet}: Python's ast.parse accepts the inserted text`);
+          assert.equal(row.asExpected, true, `${row.snippet}: the editor inserted the text the snippet grammar gives`);
+          assert.deepEqual(row.diagnosticsAfter, [], `${row.snippet}: no diagnostics after the insertion`);
+        }
+        assert.equal(o[0].cursorsOnFirstPlaceholder, 2, 'the function name and its mirror in vis.Symbol(...) are edited together');
+      });
+    },
+  },
   {
     name: 'activation: opening a Python file activates vis-authoring',
     async run(t) {
