@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { spawnSync } from 'node:child_process';
 import { FakeGateway, LEGACY_FAILED, LEGACY_OK } from '../../../host/fakeGateway';
+import { previewPart } from '../../../helpers/preview';
 import { contributedSnippets, insertedText } from '../../../helpers/snippets';
 import { SNIPPET_CASES, replacedSpan, withInserted } from '../../snippetCases';
 import { type Check, type CheckContext, type Diag, PRODUCT_ID, hoverText, toDiag } from './harness';
@@ -57,10 +58,9 @@ function hoverDoc(markdown: string, name: string): string | undefined {
   return new RegExp(`<summary>doc\\(${name}\\)</summary>\\n\\n\`\`\`text\\n([\\s\\S]*?)\\n\`\`\`\\n`).exec(markdown)?.[1];
 }
 
-/** The `── Tool <name>: doc(<name>) · N tokens` page of a docs preview, without its header. */
+/** The `doc(<name>)` page of a docs preview. */
 function previewPage(text: string, name: string): string | undefined {
-  const m = new RegExp(`── Tool ${name}: doc\\(${name}\\) · \\d+ tokens\\n([\\s\\S]*?)\\n(?:\\n── |$)`).exec(text);
-  return m?.[1];
+  return previewPart(text, `Tool ${name}: doc(${name})`);
 }
 
 /** The registry folder the product reads the gateway from (HOME is the run's private home). */
@@ -374,7 +374,7 @@ export const checks: Check[] = [
         updatedMs,
         header: before.split('\n').slice(0, 1),
         snapshotRow: before.split('\n').find((l) => l.startsWith('probe-kit — ')),
-        parts: before.split('\n').filter((l) => l.startsWith('── ')),
+        parts: before.split('\n').filter((l) => l.startsWith('## ')),
         previewPage: previewPage(before, 'probe'),
         hoverDoc: hoverDoc(hover, 'probe'),
         pageAfterEdit: previewPage(after.getText(), 'probe')?.split('\n').slice(0, 4),
@@ -386,8 +386,8 @@ export const checks: Check[] = [
           [registration, 'Preview prompt', 'visAuthoring.previewPrompt', [source.toString()]],
         ]);
         assert.equal(o.snapshotRow, 'probe-kit — Measures targets and reports readings.');
-        assert.ok(o.parts.some((p) => /^── Snapshot row · \d+ tokens$/.test(p)), 'a snapshot row part');
-        assert.ok(o.parts.some((p) => /^── Tool probe: doc\(probe\) · \d+ tokens$/.test(p)), 'a doc(probe) part');
+        assert.ok(o.parts.some((p) => /^## Snapshot row · \d+ tokens$/.test(p)), 'a snapshot row part');
+        assert.ok(o.parts.some((p) => /^## Tool probe: doc\(probe\) · \d+ tokens$/.test(p)), 'a doc(probe) part');
         assert.ok(o.previewPage?.includes('\nEffect: observation\n'), 'doc(probe) has Effect: observation');
         assert.equal(o.previewPage, o.hoverDoc, 'the preview\'s doc(probe) page is the doc text of the contract hover');
         assert.deepEqual(o.pageAfterEdit, ['Measure one target.', '', 'Retries once when the target times out.', '']);
