@@ -157,6 +157,7 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
   /** Shows a preview's counts in the status bar, unless a newer refresh started since `mine`. */
   function showStatus(result: Preview, mine: number): void {
     if (mine !== sequence) return;
+    showItem(true);
     if (result.kind === 'changes') {
       status.text = `$(diff) ${formatNumstat(result.counts)}`;
       const summary = result.edits.length === 0
@@ -239,6 +240,7 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
       return;
     }
     // The status bar shows the active file, which this is.
+    if (!files.status(document.uri)) await files.refresh(document);
     if (statusEnabled() && files.isExtensionFile(document.uri)) showStatus(result, mine);
     if (result.kind === 'no-formatter') {
       // Not awaited: the notification stays up until dismissed, and the command should not wait for it.
@@ -292,8 +294,9 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
     vscode.commands.registerCommand(REFRESH_COMMAND, refreshCommand),
     vscode.commands.registerCommand(APPLY_COMMAND, applyCommand),
     vscode.window.onDidChangeActiveTextEditor((editor) => {
-      // Moving into a preview's diff keeps the count of the file it previews.
-      if (editor?.document.uri.scheme !== PREVIEW_SCHEME) void refresh(editor?.document);
+      // Moving into a preview's diff keeps the count of the file it previews (shown again if a moment
+      // without an active editor, as the diff opens, hid it).
+      if (editor?.document.uri.scheme !== PREVIEW_SCHEME || !statusShown) void refresh(editor?.document);
     }),
     // A file becomes (or stops being) an extension file as it is edited.
     files.onDidChange((uri) => {

@@ -72,9 +72,13 @@ function diffTabs(uri: vscode.Uri): vscode.Tab[] {
     tab.input instanceof vscode.TabInputTextDiff && tab.input.original.toString() === uri.toString());
 }
 
-/** Registers a Python formatter for format_me.py only: replaces ' with " on every line that has one. */
+/**
+ * Registers a Python formatter for format_me.py and plain.py only: replaces ' with " on every line that has
+ * one. The harness registers it at activation and, like Ruff or Black Formatter, says in its manifest that
+ * it is a formatter for Python, so it is the one Python formatter installed (no editor.defaultFormatter).
+ */
 export function registerQuoteFormatter(): vscode.Disposable {
-  return vscode.languages.registerDocumentFormattingEditProvider({ language: 'python', pattern: `**/${FORMAT_FIXTURE}` }, {
+  return vscode.languages.registerDocumentFormattingEditProvider({ language: 'python', pattern: `**/{${FORMAT_FIXTURE},plain.py}` }, {
     provideDocumentFormattingEdits(doc) {
       const edits: vscode.TextEdit[] = [];
       for (let i = 0; i < doc.lineCount; i++) {
@@ -379,6 +383,8 @@ export const checks: Check[] = [
         hoverDoc: hoverDoc(hover, 'probe'),
         pageAfterEdit: previewPage(after.getText(), 'probe')?.split('\n').slice(0, 4),
         previewDirty: after.isDirty,
+        language: after.languageId,
+        wordWrap: vscode.workspace.getConfiguration('editor', { languageId: after.languageId, uri: after.uri }).get('wordWrap'),
       };
       return expect(observed, (o) => {
         assert.deepEqual(o.lenses.map((l) => [l.line, l.title, l.command, l.arguments]), [
@@ -391,6 +397,8 @@ export const checks: Check[] = [
         assert.ok(o.previewPage?.includes('\nEffect: observation\n'), 'doc(probe) has Effect: observation');
         assert.equal(o.previewPage, o.hoverDoc, 'the preview\'s doc(probe) page is the doc text of the contract hover');
         assert.deepEqual(o.pageAfterEdit, ['Measure one target.', '', 'Retries once when the target times out.', '']);
+        assert.equal(o.language, 'vis-preview', 'the preview is highlighted as Markdown');
+        assert.equal(o.wordWrap, 'on', 'long lines wrap in a split editor');
       });
     },
   },
@@ -422,38 +430,60 @@ export const checks: Check[] = [
     },
   },
   {
-    name: 'format preview: Preview Format Changes opens a diff titled (+3 −3) and leaves the file clean',
+    name: 'format preview: with no editor.defaultFormatter and one Python formatter, a diff titled (+3 −3); the file stays clean until Apply Formatting',
     async run(t) {
-      const formatter = registerQuoteFormatter();
-      try {
-        const editor = await t.open(FORMAT_FIXTURE);
-        const uri = editor.document.uri;
-        const original = editor.document.getText();
-        const t0 = Date.now();
-        await vscode.commands.executeCommand('visAuthoring.previewFormatChanges');
-        const [tab] = await t.until('a diff tab of format_me.py', () => diffTabs(uri).length > 0 && diffTabs(uri), 10000);
-        const input = tab.input as vscode.TabInputTextDiff;
-        const right = await vscode.workspace.openTextDocument(input.modified);
-        const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-        const observed = {
-          openedMs: Date.now() - t0,
-          label: tab.label,
-          modified: input.modified.scheme,
-          formatted: right.getText(),
-          sourceDirty: source?.isDirty,
-          sourceUnchanged: source?.getText() === original && fs.readFileSync(uri.fsPath, 'utf8') === original,
-        };
-        await vscode.window.tabGroups.close(tab);
-        return expect(observed, (o) => {
-          assert.equal(o.label, 'format_me.py ↔ formatted (+3 −3)');
-          assert.equal(o.modified, 'vis-format-preview');
-          assert.equal(o.formatted, original.replace(/'/g, '"'));
-          assert.equal(o.sourceDirty, false);
-          assert.ok(o.sourceUnchanged, 'format_me.py is unchanged in the editor and on disk');
-        });
-      } finally {
-        formatter.dispose();
-      }
+      const editor = await t.open(FORMAT_FIXTURE);
+      const uri = editor.document.uri;
+      const original = editor.document.getText();
+      const formatterSetting = vscode.workspace.getConfiguration('editor', { languageId: 'python', uri }).get('defaultFormatter');
+      const t0 = Date.now();
+      await vscode.commands.executeCommand('visAuthoring.previewFormatChanges');
+      const [tab] = await t.until('a diff tab of format_me.py', () => diffTabs(uri).length > 0 && diffTabs(uri), 10000);
+      const input = tab.input as vscode.TabInputTextDiff;
+      const right = await vscode.workspace.openTextDocument(input.modified);
+      const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      const observed: Record<string, unknown> = {
+        defaultFormatter: formatterSetting ?? null,
+        openedMs: Date.now() - t0,
+        label: tab.label,
+        modified: input.modified.scheme,
+        formatted: right.getText(),
+        sourceDirty: source?.isDirty,
+        sourceUnchanged: source?.getText() === original && fs.readFileSync(uri.fsPath, 'utf8') === original,
+      };
+      // The diff title's Apply Formatting action runs with the modified side's URI.
+      await vscode.commands.executeCommand('visAuthoring.applyFormatChanges', input.modified);
+      await t.until('the diff to close', () => diffTabs(uri).length === 0, 5000);
+      observed.afterApply = { text: source?.getText(), dirty: source?.isDirty, onDisk: fs.readFileSync(uri.fsPath, 'utf8') === original };
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      return expect(observed, (o) => {
+        assert.equal(o.defaultFormatter, null);
+        assert.equal(o.label, 'format_me.py ↔ formatted (+3 −3)');
+        assert.equal(o.modified, 'vis-format-preview');
+        assert.equal(o.formatted, original.replace(/'/g, '"'));
+        assert.equal(o.sourceDirty, false);
+        assert.ok(o.sourceUnchanged, 'format_me.py is unchanged in the editor and on disk');
+        assert.deepEqual(o.afterApply, { text: original.replace(/'/g, '"'), dirty: true, onDisk: true });
+      });
+    },
+  },
+  {
+    name: 'logging: Restart Language Server logs at info; the log has levels and timestamps',
+    timeoutMs: 30000,
+    async run(t) {
+      const uri = (await t.open('missing_alias.py')).document.uri;
+      const before = t.outputChannelText(OUTPUT).split('\n').length;
+      await vscode.commands.executeCommand('visAuthoring.restartServer');
+      await t.waitForOutputLine(OUTPUT, 'The language server process exited cleanly (code 0).');
+      // The new server analyses the open file again.
+      await t.waitForCodes(uri, ['EXT-003', 'EXT-005']);
+      const lines = t.outputChannelText(OUTPUT).split('\n').filter(Boolean);
+      const restart = lines.slice(Math.max(0, before - 1));
+      return expect({ restart, errors: restart.filter((l) => / \[error\] /.test(l)) }, (o) => {
+        assert.deepEqual(o.errors, []);
+        assert.ok(o.restart.some((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \[info\] Restarting the Vis Authoring language server$/.test(l)), 'the restart line, with its timestamp and level');
+        assert.ok(o.restart.some((l) => / \[info\] The language server process exited cleanly \(code 0\)\.$/.test(l)), 'the clean exit at info');
+      });
     },
   },
   {
@@ -532,6 +562,69 @@ export const checks: Check[] = [
         });
       } finally {
         await vscode.workspace.getConfiguration('visAuthoring.host').update('databasePath', undefined, vscode.ConfigurationTarget.Global);
+      }
+    },
+  },
+];
+
+/**
+ * The checks of the Restricted Mode run (VIS_E2E_MODE=restricted): code-server with workspace trust on and
+ * the workspace never trusted. Analysis works; what talks to a Vis host says why it needs trust, and sends
+ * nothing: the fake gateway, registered as running, sees no request at all.
+ */
+export const restrictedChecks: Check[] = [
+  {
+    name: 'restricted: the workspace is not trusted, vis-authoring is active, diagnostics arrive',
+    async run(t) {
+      const ext = vscode.extensions.getExtension(PRODUCT_ID);
+      assert.ok(ext, `${PRODUCT_ID} is not installed`);
+      const uri = (await t.open('missing_alias.py')).document.uri;
+      await t.until('the extension to activate', () => ext.isActive);
+      const ds = (await t.waitForCodes(uri, ['EXT-003', 'EXT-005'])).map(toDiag);
+      return expect({ isTrusted: vscode.workspace.isTrusted, diagnostics: ds }, (o) => {
+        assert.equal(o.isTrusted, false);
+        assert.deepEqual(o.diagnostics, MISSING_ALIAS);
+      });
+    },
+  },
+  {
+    name: 'restricted: the contract hover and the docs preview work',
+    timeoutMs: 30000,
+    async run(t) {
+      const editor = await t.open('probe/extension.py');
+      const hover = await t.waitForHover(editor.document.uri, t.find(editor.document, 'vis.Symbol(', 6), '"name": "probe"');
+      await vscode.commands.executeCommand('visAuthoring.previewDocs');
+      const preview = await t.waitForDocument('the docs preview', (u) => u.scheme === 'vis-preview', (text) => text.includes('doc(probe)'));
+      return { hoverFirstLine: hover.split('\n')[0], previewFirstLine: preview.getText().split('\n')[0] };
+    },
+  },
+  {
+    name: 'restricted: Reload, Open Host Log and Refresh State say they need trust and send nothing to a running gateway',
+    timeoutMs: 30000,
+    async run(t) {
+      const gateway = await new FakeGateway({ protocol: 12, version: '0.1.56', title: () => LEGACY_OK }).start();
+      const registry = await gateway.register(os.homedir(), { db: path.join(os.homedir(), '.vis', 'vis.mdb') });
+      try {
+        await t.open('probe/extension.py');
+        const lines: Record<string, string> = {};
+        for (const command of ['visAuthoring.reloadHost', 'visAuthoring.openHostLog', 'visAuthoring.refreshState']) {
+          void vscode.commands.executeCommand(command); // its warning waits for the user
+          const line = await t.waitForOutputLine(OUTPUT, `[host] ${command} is off:`);
+          lines[command] = line.slice(line.indexOf('[host]'));
+        }
+        // Give a host status check, had one started, the time to reach the gateway.
+        await new Promise((r) => setTimeout(r, 1500));
+        return expect({ lines, gatewayRequests: gateway.seen.map((s) => `${s.method} ${s.path}`) }, (o) => {
+          assert.deepEqual(o.lines, {
+            'visAuthoring.reloadHost': '[host] visAuthoring.reloadHost is off: Reload Vis Extensions sends /reload to the Vis gateway running on this machine, so it needs a trusted workspace. Diagnostics, hovers and previews work in Restricted Mode.',
+            'visAuthoring.openHostLog': '[host] visAuthoring.openHostLog is off: Open Host Log opens the log of the Vis gateway from your home folder, so it needs a trusted workspace. Diagnostics, hovers and previews work in Restricted Mode.',
+            'visAuthoring.refreshState': '[host] visAuthoring.refreshState is off: The Vis State view reads your Vis database (vis.db), so it needs a trusted workspace. Diagnostics, hovers and previews work in Restricted Mode.',
+          });
+          assert.deepEqual(o.gatewayRequests, []);
+        });
+      } finally {
+        fs.rmSync(registry, { force: true });
+        await gateway.stop();
       }
     },
   },
