@@ -1,7 +1,7 @@
 // The English message bundle (l10n/bundle.l10n.json) from the client's t('...') calls, as
 // `@vscode/l10n-dev export` makes it from `vscode.l10n.t(...)`: every message is its own key and value.
-// Translators copy it to bundle.l10n.<locale>.json. `npm run l10n` rewrites it; a test fails when the
-// committed bundle is stale, or when a t() call has a message that is not a literal string.
+// Translators copy it to bundle.l10n.<locale>.json. Written at packaging (`vscode:prepublish`) and by
+// `npm run l10n`; a test fails when a t() call has a message that is not a literal string.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Node, Project, SyntaxKind } from 'ts-morph';
