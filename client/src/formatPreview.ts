@@ -161,8 +161,8 @@ export function registerFormatPreview(context: vscode.ExtensionContext, client: 
     if (result.kind === 'changes') {
       status.text = `$(diff) ${formatNumstat(result.counts)}`;
       const summary = result.edits.length === 0
-        ? t('**{0}** has nothing to change in this file.', result.formatter)
-        : t('Formatting with **{0}** would add {1} and remove {2}. Nothing is written until you apply it.', result.formatter, countOf(result.counts.added, 'line'), countOf(result.counts.removed, 'line'));
+        ? t('**{0}** has nothing to change in this file.', escapeMarkdown(result.formatter))
+        : t('Formatting with **{0}** would add {1} and remove {2}. Nothing is written until you apply it.', escapeMarkdown(result.formatter), countOf(result.counts.added, 'line'), countOf(result.counts.removed, 'line'));
       status.tooltip = tooltip(`${summary}\n\n[${t('Preview the changes')}](command:${PREVIEW_COMMAND})`, [PREVIEW_COMMAND]);
     } else {
       status.text = `$(diff) ${t('no formatter')}`;
