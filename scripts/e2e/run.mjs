@@ -204,12 +204,16 @@ scenes.push(
       await page.locator('.tabs-container .tab', { hasText: 'format_me.py \u2194 formatted (+3 \u22123)' }).first().waitFor({ timeout: 10000 });
       const apply = titleAction(page, 'Apply Formatting');
       await apply.first().waitFor({ timeout: 10000 });
-      // The tooltip renders its Markdown: bold text, no literal ** or backticks.
+      // The tooltip renders its Markdown: bold text, no literal ** or backticks. Hovering again until it shows
+      // (a toast or the palette closing can swallow the first hover).
       const items = page.locator('.statusbar-item');
-      const texts = (await items.allInnerTexts()).map((x) => x.trim());
-      await items.nth(texts.indexOf('+3 \u22123')).hover();
-      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'would add' }).first();
-      await hover.waitFor({ timeout: 10000 });
+      const hover = page.locator('.monaco-hover:not(.hidden), .workbench-hover', { hasText: 'would add' }).first();
+      await waitFor('no tooltip on the format count', async () => {
+        await page.mouse.move(800, 400);
+        const texts = (await items.allInnerTexts()).map((x) => x.trim());
+        await items.nth(texts.indexOf('+3 \u22123')).hover();
+        return hover.waitFor({ timeout: 2500 }).then(() => true, () => false);
+      }, 15000);
       const tooltip = (await hover.innerText()).trim();
       const bold = await hover.locator('strong').allInnerTexts();
       const observed = { counts, applyActions: await apply.count(), tooltip, bold };

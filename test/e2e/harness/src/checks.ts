@@ -51,6 +51,7 @@ function expect<T>(observed: T, asserts: (o: T) => void): T {
 }
 
 const OUTPUT = 'Vis Authoring';
+const TRACE_OUTPUT = 'Vis Authoring (LSP trace)';
 const FORMAT_FIXTURE = 'format_me.py';
 
 /** The `doc(name)` text folded into a contract hover. */
@@ -468,7 +469,7 @@ export const checks: Check[] = [
     },
   },
   {
-    name: 'logging: Restart Language Server logs at info; the log has levels and timestamps',
+    name: 'logging: Restart Language Server logs at info; the log has levels and timestamps; visAuthoring.trace.server traces the LSP traffic',
     timeoutMs: 30000,
     async run(t) {
       const uri = (await t.open('missing_alias.py')).document.uri;
@@ -479,8 +480,18 @@ export const checks: Check[] = [
       await t.waitForCodes(uri, ['EXT-003', 'EXT-005']);
       const lines = t.outputChannelText(OUTPUT).split('\n').filter(Boolean);
       const restart = lines.slice(Math.max(0, before - 1));
-      return expect({ restart, errors: restart.filter((l) => / \[error\] /.test(l)) }, (o) => {
+      // visAuthoring.trace.server still traces the LSP traffic, into a channel of its own.
+      await vscode.workspace.getConfiguration('visAuthoring').update('trace.server', 'messages', vscode.ConfigurationTarget.Workspace);
+      let trace: string;
+      try {
+        await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, new vscode.Position(2, 10));
+        trace = await t.waitForOutputLine(TRACE_OUTPUT, "Sending request 'textDocument/hover");
+      } finally {
+        await vscode.workspace.getConfiguration('visAuthoring').update('trace.server', undefined, vscode.ConfigurationTarget.Workspace);
+      }
+      return expect({ restart, errors: restart.filter((l) => / \[error\] /.test(l)), trace }, (o) => {
         assert.deepEqual(o.errors, []);
+        assert.match(o.trace, /^\[Trace - [^\]]+\] Sending request 'textDocument\/hover - \(\d+\)'\.$/);
         assert.ok(o.restart.some((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \[info\] Restarting the Vis Authoring language server$/.test(l)), 'the restart line, with its timestamp and level');
         assert.ok(o.restart.some((l) => / \[info\] The language server process exited cleanly \(code 0\)\.$/.test(l)), 'the clean exit at info');
       });

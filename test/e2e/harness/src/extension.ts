@@ -15,7 +15,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const filter = (process.env.VIS_E2E_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const restricted = process.env.VIS_E2E_MODE === 'restricted';
   void runChecks(restricted ? restrictedChecks : checks, out, filter, async (t) => {
-    // Leave the workbench as the runner's screenshot should show it: the first fixture, Problems panel open.
+    // Leave the workbench as the runner's screenshot should show it: the first fixture alone, Problems panel open.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('notifications.hideToasts');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(t.uri('missing_alias.py')), { preview: false });
     await vscode.commands.executeCommand('workbench.actions.view.problems');
   }, context.logUri);
