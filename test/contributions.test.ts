@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { Parser, type Node } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { analyzeText } from '../server/src/analysis';
-import { initParser, pythonLanguage } from '../server/src/parse/parser';
+import { initParser, newParser } from '../server/src/parse/parser';
 import { SNIPPET_CASES, withInserted } from './e2e/snippetCases';
 import { Text, choicesOf, contributedSnippets, insertedText, parseSnippet, variablesOf } from './helpers/snippets';
 
@@ -18,8 +18,7 @@ before(async () => {
 
 /** Syntax errors as tree-sitter sees the text: ERROR nodes and MISSING tokens, with their rows. */
 function syntaxErrors(text: string): string[] {
-  const parser = new Parser();
-  parser.setLanguage(pythonLanguage());
+  const parser = newParser();
   const tree = parser.parse(text)!;
   const found: string[] = [];
   const visit = (n: Node) => {
