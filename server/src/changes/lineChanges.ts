@@ -402,8 +402,7 @@ function wholeRow(row: Int32Array, whole: Int32Array, from: number, lo: number, 
 
 /**
  * One row for the sparse mask in entries [from, to), over words `lo..hi`, its ends cut to the band.
- * Between and past the mask's words only a carry moves: through words of all ones (which it leaves
- * as they are), into the first word that is not.
+ * Between and past the mask's words only a carry moves (`carried`).
  */
 function addRow(
   row: Int32Array,
@@ -430,13 +429,7 @@ function addRow(
   for (; k < to; k++) {
     const target = maskWord[k];
     if (target > hi) break;
-    for (; carry !== 0 && w < target; w++) {
-      const v = row[w];
-      if (v !== -1) {
-        row[w] = ((v + 1) | 0) | v;
-        carry = 0;
-      }
-    }
+    if (carry !== 0) carry = carried(row, w, target);
     w = target;
     const v = row[w];
     let mask = maskBits[k];
@@ -450,13 +443,22 @@ function addRow(
     }
     w++;
   }
-  for (; carry !== 0 && w <= hi; w++) {
+  if (carry !== 0) carried(row, w, hi + 1);
+}
+
+/**
+ * A carry into `row[w]` where the mask has no bits: it passes words of all ones (which keep their
+ * value) and stops in the first that is not. Returns the carry still moving at `stop`, 0 or 1.
+ */
+function carried(row: Int32Array, w: number, stop: number): number {
+  for (; w < stop; w++) {
     const v = row[w];
     if (v !== -1) {
       row[w] = ((v + 1) | 0) | v;
-      carry = 0;
+      return 0;
     }
   }
+  return 1;
 }
 
 function popcount(v: number): number {
