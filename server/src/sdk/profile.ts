@@ -146,6 +146,7 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
 
   /** Narrows to the releases a piece of evidence fits; what fits none is overruled, or a conflict. */
   const narrow = (e: SdkEvidence): void => {
+    if (e.kind !== 'registration' && [...current].every((id) => e.releases.has(id))) return; // fits every candidate: says nothing
     const within = intersect(current, e.releases);
     if (within.size) {
       if (within.size < current.size || e.kind === 'registration') decidedBy.push(e);
@@ -293,14 +294,19 @@ export function scriptPins(model: Model): VersionPin[] {
 
 const markerCache = new WeakMap<Model, SdkEvidence[]>();
 
+const deepest = new Map<string, SdkMember | null>();
+
 /** The deepest member of the typed module a dotted name reaches (`tools.spel.reserve` → `tools`). */
 function typedMemberOf(dotted: string): SdkMember | undefined {
-  const parts = dotted.split('.');
-  for (let n = parts.length; n > 0; n--) {
-    const m = sdkMember(ANY_RELEASE, TYPED_MODULE, parts.slice(0, n).join('.'));
-    if (m) return m;
+  let hit = deepest.get(dotted);
+  if (hit === undefined) {
+    hit = null;
+    const parts = dotted.split('.');
+    for (let n = parts.length; n > 0 && !hit; n--) hit = sdkMember(ANY_RELEASE, TYPED_MODULE, parts.slice(0, n).join('.')) ?? null;
+    if (deepest.size > 10_000) deepest.clear();
+    deepest.set(dotted, hit);
   }
-  return undefined;
+  return hit ?? undefined;
 }
 
 const TYPED_IDS = new Set(releasesOf('typed').map((r) => r.id));

@@ -255,10 +255,25 @@ export function sdkModules(): SdkModule[] {
  * Undefined when no checked release has it (or the table does not know it).
  */
 export function sdkMember(scope: ReleaseScope, module: string, name: string): SdkMember | undefined {
-  const [head, ...rest] = name.split('.');
-  let m = MODULE_TABLE.get(module)?.members.get(head);
-  for (const part of rest) m = m?.members.get(part);
+  const m = tableMember(module, name);
   return m && inScope(m.releases, scope) ? m : undefined;
+}
+
+const lookups = new Map<string, SdkMember | null>();
+
+/** A member by module and (dotted) name, whatever the release; looked up once per name. */
+function tableMember(module: string, name: string): SdkMember | undefined {
+  const key = `${module} ${name}`;
+  let hit = lookups.get(key);
+  if (hit === undefined) {
+    const [head, ...rest] = name.split('.');
+    let m = MODULE_TABLE.get(module)?.members.get(head);
+    for (const part of rest) m = m?.members.get(part);
+    // Names come from source files: the cache stays bounded.
+    if (lookups.size > 10_000) lookups.clear();
+    lookups.set(key, (hit = m ?? null));
+  }
+  return hit ?? undefined;
 }
 
 /** The member a fully qualified name is, e.g. `blockether.vis.extension.Symbol` or `vis.state.get`. */
