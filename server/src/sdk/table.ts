@@ -228,11 +228,20 @@ export interface ReleaseScope {
 /** Any release at all: the whole table (for documentation, and for rules that accept what any version accepts). */
 export const ANY_RELEASE: ReleaseScope = { checked: [] };
 
-/** Answers per scope (a file's profile lives as long as its model) and key, computed once. */
-const memos = new WeakMap<ReleaseScope, Map<unknown, unknown>>();
+/**
+ * Answers per set of checked releases and key, computed once and shared by every file checked against
+ * the same releases (there are few such sets, so this stays small).
+ */
+const memos = new Map<string, Map<unknown, unknown>>();
+const scopeMemos = new WeakMap<ReleaseScope, Map<unknown, unknown>>();
 function memo<T>(scope: ReleaseScope, key: unknown, compute: () => T): T {
-  let m = memos.get(scope);
-  if (!m) memos.set(scope, (m = new Map()));
+  let m = scopeMemos.get(scope);
+  if (!m) {
+    const id = scope.checked.map((r) => r.id).join(',');
+    m = memos.get(id);
+    if (!m) memos.set(id, (m = new Map()));
+    scopeMemos.set(scope, m);
+  }
   if (!m.has(key)) m.set(key, compute());
   return m.get(key) as T;
 }
