@@ -39,6 +39,8 @@ export interface DocumentStatusResult {
   millis: number;
   errors: number;
   warnings: number;
+  /** Each tool whose contract is not (fully) statically known: `where` is the tool, `reason` why. */
+  unknownTools: ContractUnknown[];
 }
 
 /** The Symbol contract at `position` (on `vis.Symbol(`, its first argument, or the `def` of an exported tool) and its generated doc text; null where there is none. */
@@ -47,7 +49,12 @@ export interface SymbolContractParams {
   uri: string;
   position: { line: number; character: number };
 }
-export type SymbolContractResult = { contract: object; doc: string } | null;
+/** A part of a contract that is not statically known (`where`: "parameter `limit`: default", "returns"...), and why. */
+export interface ContractUnknown {
+  where: string;
+  reason: string;
+}
+export type SymbolContractResult = { contract: object; doc: string; unknowns: ContractUnknown[] } | null;
 
 /** The prompt part of the previewDocs result alone (same params and result shape). */
 export const PreviewPromptRequest = 'visAuthoring/previewPrompt';

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
 import { DocumentStatusRequest, type DocumentStatusResult } from '../../shared/protocol';
+import { t } from './l10n';
 
 export class StatusItem implements vscode.Disposable {
   private item = vscode.languages.createLanguageStatusItem('visAuthoring.status', { language: 'python' });
@@ -60,7 +61,7 @@ export class StatusItem implements vscode.Disposable {
     }
     const generation = `${status.generation}${status.generationAssumed ? ' (assumed)' : ''}`;
     this.item.text = `Vis ${generation}`;
-    this.item.detail = `${status.errors} errors, ${status.warnings} warnings · analysed in ${status.millis} ms${host}`;
+    this.item.detail = `${status.errors} errors, ${status.warnings} warnings${unknownContracts(status)} · analysed in ${status.millis} ms${host}`;
     if (status.errors > 0) this.item.severity = vscode.LanguageStatusSeverity.Error;
   }
 
@@ -69,4 +70,14 @@ export class StatusItem implements vscode.Disposable {
     this.item.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** ` · 2 tool contracts not statically known: search (returns: ...), make_tool() (...)`, at most three named. */
+function unknownContracts(status: DocumentStatusResult): string {
+  const tools = status.unknownTools ?? [];
+  if (!tools.length) return '';
+  const named = tools.slice(0, 3).map((u) => `${u.where} (${u.reason})`);
+  const more = tools.length > 3 ? t(', and {0} more', tools.length - 3) : '';
+  const list = named.join('; ') + more;
+  return ' · ' + (tools.length === 1 ? t('1 tool contract not statically known: {0}', list) : t('{0} tool contracts not statically known: {1}', tools.length, list));
 }

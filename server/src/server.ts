@@ -78,8 +78,8 @@ function applySettings(s: Partial<Settings>): void {
 const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
-registerStatus(ctx);
 const contracts = registerContractHover(ctx);
+registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx)));
 registerRouting(ctx);
 registerLineChanges(connection);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).

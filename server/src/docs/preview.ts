@@ -62,12 +62,25 @@ export function previewDocs(analysis: Pick<Analysis, 'model'>, options: PreviewO
   unknown('symbols', 'Tools');
   for (const tool of options.tools.tools(analysis)) {
     const label = `Tool ${tool.name}${tool.hidden ? ' (hidden)' : ''}`;
+    if (tool.unknown !== undefined && !tool.doc) {
+      parts.push(
+        note(
+          `${label}: contract not statically known`,
+          `${where(tool.range)}: ${tool.unknown}. Vis shows the model an apropos row and a doc(name) page for it, which cannot be read without running the module.`,
+        ),
+      );
+      continue;
+    }
     if (!tool.apropos && !tool.doc) {
       parts.push(note(label, 'No docstring: the SDK refuses a tool without one ("it becomes the model-facing doc()"), so the extension does not load.'));
       continue;
     }
     parts.push(counted(`${label}: apropos row`, tool.apropos ? `${tool.name} \u2014 ${tool.apropos}` : tool.name));
     parts.push(counted(`${label}: doc(${tool.name})`, tool.doc));
+    if (tool.unknown !== undefined) {
+      parts.push(note(`${label}: page from the docstring`, `Its contract is not statically known (${tool.unknown}); the page above is the cleaned docstring, while Vis generates it from the contract.`));
+    }
+    if (tool.unknowns?.length) parts.push(note(`${label}: not statically known`, tool.unknowns.map((u) => `- ${u.where}: ${u.reason}`).join('\n')));
   }
 
   unknown('slash_commands', 'Slash commands');
