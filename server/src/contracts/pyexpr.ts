@@ -11,7 +11,8 @@ export type Expr =
   | { type: 'Subscript'; value: Expr; slice: Expr }
   | { type: 'Tuple'; elts: Expr[]; parens: boolean }
   | { type: 'List'; elts: Expr[] }
-  | { type: 'Dict'; keys: Expr[]; values: Expr[] }
+  /** A `**mapping` entry has a null key, as in Python's ast. */
+  | { type: 'Dict'; keys: (Expr | null)[]; values: Expr[] }
   | { type: 'Set'; elts: Expr[] }
   | { type: 'Constant'; kind: 'str'; value: string }
   | { type: 'Constant'; kind: 'bytes'; value: string }
@@ -332,14 +333,22 @@ class Parser {
       this.pos++;
       return { type: 'Dict', keys: [], values: [] };
     }
-    const first = this.expr();
-    if (this.isOp(':')) {
-      this.pos++;
-      const keys = [first];
-      const values = [this.expr()];
+    const splat = this.isOp('**');
+    if (splat) this.pos++;
+    const first = splat ? this.bitor() : this.expr();
+    if (splat || this.isOp(':')) {
+      if (!splat) this.pos++;
+      const keys: (Expr | null)[] = [splat ? null : first];
+      const values = [splat ? first : this.expr()];
       while (this.isOp(',')) {
         this.pos++;
         if (this.isOp('}')) break;
+        if (this.isOp('**')) {
+          this.pos++;
+          keys.push(null);
+          values.push(this.bitor());
+          continue;
+        }
         keys.push(this.expr());
         this.expect(':');
         values.push(this.expr());
@@ -433,7 +442,7 @@ function children(e: Expr): Expr[] {
     case 'Set':
       return e.elts;
     case 'Dict':
-      return [...e.keys, ...e.values];
+      return [...e.keys.filter((k): k is Expr => k !== null), ...e.values];
     case 'BinOp':
       return [e.left, e.right];
     case 'UnaryOp':
@@ -482,7 +491,7 @@ function up(e: Expr, level: number): string {
     case 'Set':
       return `{${e.elts.map((x) => up(x, TEST)).join(', ')}}`;
     case 'Dict':
-      return `{${e.keys.map((k, i) => `${up(k, TEST)}: ${up(e.values[i], TEST)}`).join(', ')}}`;
+      return `{${e.keys.map((k, i) => (k === null ? `**${up(e.values[i], 6)}` : `${up(k, TEST)}: ${up(e.values[i], TEST)}`)).join(', ')}}`;
     case 'Constant':
       return constantRepr(e);
     case 'BinOp': {

@@ -107,10 +107,20 @@ export function evaluate(expr: Expr, env: Env, depth = 0): Result {
       const keys: PyValue[] = [];
       const values: PyValue[] = [];
       for (let i = 0; i < expr.keys.length; i++) {
-        const k = evaluate(expr.keys[i], env, depth + 1);
-        if (isUnknown(k)) return k;
+        const key = expr.keys[i];
         const v = evaluate(expr.values[i], env, depth + 1);
         if (isUnknown(v)) return v;
+        if (key === null) {
+          // `**mapping`: its entries in order, as `d.update(mapping)`.
+          if (v.t !== 'dict') return unknown(`\`**\` of a ${typeName(v)} is not evaluated`);
+          for (let j = 0; j < v.keys.length; j++) {
+            const err = dictSet(keys, values, v.keys[j], v.values[j]);
+            if (err) return err;
+          }
+          continue;
+        }
+        const k = evaluate(key, env, depth + 1);
+        if (isUnknown(k)) return k;
         const err = dictSet(keys, values, k, v);
         if (err) return err;
       }
