@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { CLIENT_MARKDOWN } from '../../shared/protocol';
 import { registerContractCommands } from './contracts';
+import { registerContractDiff } from './contractDiff';
 import { registerFormatPreview } from './formatPreview';
 import { getHostState, onDidChangeHostState, registerHostFeatures, type HostConnection } from './host';
 import { registerPreviews } from './previews';
@@ -46,6 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   status.setHost(hostText(getHostState()));
   registerContractCommands(context, client);
+  registerContractDiff(context, client);
   registerPreviews(context, client);
   registerFormatPreview(context, client);
 

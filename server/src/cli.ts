@@ -1,6 +1,7 @@
 // The command-line face of the same analysis, for CI:
 //   vis-authoring check [--format text|json] [PATH...]   exit 1 when any error is found, 2 on bad usage
 //   vis-authoring numstat BEFORE AFTER                    line_changes counts, as git diff --numstat prints them
+//   vis-authoring contracts [--diff REV] [PATH...]         tool contracts, or what changed for the model since REV
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,14 +9,18 @@ import { analyzeText } from './analysis';
 import { initParser } from './parse/parser';
 import { runNumstat } from './changes/numstat';
 import { discoverExtensionFiles } from './discovery';
+import { runContracts } from './compare/contractsCli';
 
 const USAGE = `usage: vis-authoring check [--format text|json] [PATH...]
        vis-authoring numstat BEFORE AFTER
+       vis-authoring contracts [--format text|json] [--contract-format C1|C2|C3] [--diff REV] [PATH...]
 
 Checks Vis extension files. A directory is searched the way Vis discovers extensions:
 its top-level *.py files (not test_*.py or *_test.py), <dir>/extension.py and <dir>/current/extension.py.
 numstat prints the lines AFTER adds and removes relative to BEFORE (added<TAB>removed<TAB>AFTER), the
-minimal counts of git diff --minimal --numstat.`;
+minimal counts of git diff --minimal --numstat.
+contracts prints the tool contracts, or with --diff REV what the model sees differently from git
+revision REV (exit 1 on a breaking change).`;
 
 interface Output {
   out(s: string): void;
@@ -25,6 +30,7 @@ interface Output {
 export async function main(argv: string[], io: Output): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'check') return check(rest, io);
+  if (command === 'contracts') return runContracts(rest, io);
   if (command === 'numstat') {
     const line = (write: (s: string) => void) => (s: string) => write(s.replace(/\n$/, ''));
     return runNumstat(rest, line(io.out), line(io.err));

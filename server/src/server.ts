@@ -21,7 +21,8 @@ import { registerStatus } from './features/status';
 import type { ServerContext, Settings } from './features/context';
 import { defaultSettings } from './features/context';
 import { initParser } from './parse/parser';
-import { PRODUCT } from '../../shared/protocol';
+import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
+import { registerContractDiff } from './features/contractDiff';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -33,10 +34,12 @@ const ctx: ServerContext = {
   log: (message) => connection.console.log(`[${PRODUCT}] ${message}`),
 };
 let canPullConfiguration = false;
+let clientProvidesCommits = false;
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;
   const options = params.initializationOptions as Partial<Settings> | undefined;
   if (options) applySettings(options);
   return {
@@ -82,8 +85,9 @@ const contracts = registerContractHover(ctx);
 registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx)));
 registerRouting(ctx);
 registerLineChanges(connection);
+const comparer = registerContractDiff(ctx, contracts, () => clientProvidesCommits);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))));
+registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))), comparer);
 
 documents.listen(connection);
 connection.listen();

@@ -43,6 +43,13 @@ export interface DocsPreview {
 export interface PreviewOptions {
   tools: ToolDocSource;
   routingVersion: RoutingVersion;
+  /** What changed for the model since the last commit (server/src/contracts/diff.ts), shown last. */
+  changes?: PreviewChanges;
+}
+
+export interface PreviewChanges {
+  title: string;
+  text: string;
 }
 
 /** The whole preview: snapshot row, prompt, tools, slash commands. */
@@ -90,6 +97,7 @@ export function previewDocs(analysis: Pick<Analysis, 'model'>, options: PreviewO
     if (s.usage !== null) lines.push(`Usage: ${s.usage ?? '?'}`);
     parts.push(counted(`Slash command ${command}`, lines.join('\n')));
   }
+  if (options.changes) parts.push(note(options.changes.title, options.changes.text.replace(/\n+$/, '')));
   return assemble(`Model-facing docs of ${name ?? basename(model.uri)}`, model, ext, parts);
 }
 

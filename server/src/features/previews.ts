@@ -12,31 +12,39 @@ import {
 } from '../../../shared/protocol';
 import { analyzeText, type Analysis } from '../analysis';
 import { findExtension } from '../docs/extension';
-import { previewDocs, previewPrompt, type DocsPreview } from '../docs/preview';
+import { previewDocs, previewPrompt, type DocsPreview, type PreviewChanges } from '../docs/preview';
 import type { ToolDocSource } from '../docs/toolDocs';
 import { filePathOf } from '../rules/util';
 import { analysisOf, routingVersionOf, type ServerContext } from './context';
+import type { ContractComparer } from './contractDiff';
 
 type Kind = 'docs' | 'prompt';
 
-export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void {
+export function registerPreviews(ctx: ServerContext, tools: ToolDocSource, comparer?: ContractComparer): void {
   // Built anew for each request (milliseconds; token counts are cached by text): a preview depends
   // on the document and also on sibling modules its records come from, which change on their own.
-  const build = (analysis: Pick<Analysis, 'model'>, kind: Kind): DocsPreview => {
-    const options = { tools, routingVersion: routingVersionOf(ctx.settings) };
+  const build = (analysis: Pick<Analysis, 'model'>, kind: Kind, changes?: PreviewChanges): DocsPreview => {
+    const options = { tools, routingVersion: routingVersionOf(ctx.settings), changes };
     return kind === 'docs' ? previewDocs(analysis, options) : previewPrompt(analysis, options);
+  };
+  /** The docs preview ends with what changed since the last commit, where the editor provides commits. */
+  const changes = async (kind: Kind, uri: string): Promise<PreviewChanges | undefined> => {
+    if (kind !== 'docs' || !comparer?.available()) return undefined;
+    const r = await comparer.compare(uri);
+    return { title: r.base ? `Changes since ${r.base}` : 'Changes since the last commit', text: r.text };
   };
 
   /** The preview of an open document, or of the file on disk (a preview can outlive its editor). */
-  const request = (kind: Kind) => (params: PreviewDocsParams): PreviewDocsResult => {
+  const request = (kind: Kind) => async (params: PreviewDocsParams): Promise<PreviewDocsResult> => {
     const doc = ctx.documents.get(params.uri);
     let p: DocsPreview | undefined;
+    const diff = await changes(kind, params.uri);
     if (doc) {
       const analysis = analysisOf(ctx, doc);
-      p = analysis && build(analysis, kind);
+      p = analysis && build(analysis, kind, diff);
     } else {
       const text = readFile(params.uri);
-      if (text !== undefined && ctx.settings.enable && text.length <= ctx.settings.maxFileSize) p = build(analyzeText(params.uri, text), kind);
+      if (text !== undefined && ctx.settings.enable && text.length <= ctx.settings.maxFileSize) p = build(analyzeText(params.uri, text), kind, diff);
     }
     if (!p) {
       const text = `No preview for ${params.uri}: it is not analysed (Vis Authoring is disabled, or the file is too large, unreadable or failed to analyse).\n`;

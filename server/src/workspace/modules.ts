@@ -12,8 +12,11 @@ import { ModelBuilder } from '../model/build';
 import type { Model } from '../model/types';
 import { disposeDocument, parseDocument } from '../parse/parser';
 
-/** The text of a document open in the editor, by file path. */
-export type OpenDocumentLookup = (filePath: string) => { version: number; text: string } | undefined;
+/**
+ * The text of a document open in the editor, by file path; undefined reads the disk. A view of another
+ * revision (the committed files a contract comparison reads) answers null for a file it does not have.
+ */
+export type OpenDocumentLookup = (filePath: string) => { version: number; text: string } | null | undefined;
 
 interface Entry {
   /** mtime:size for files read from disk, or `open:<version>` for open documents. */
@@ -37,6 +40,7 @@ export class WorkspaceModules {
   /** The current stamp of a file, or undefined when it does not exist. */
   stamp(file: string): string | undefined {
     const doc = this.open(file);
+    if (doc === null) return undefined;
     if (doc) return `open:${doc.version}:${doc.text.length}`;
     try {
       const st = fs.statSync(file);
