@@ -108,7 +108,7 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
     if (format === 'text') {
       io.out(`${file}:`);
       if (!snapshot.set) io.out(`  not in ${rev}: every tool is new`);
-      io.out(diffText(diff, rev).replace(/\n$/, '').replace(/^/gm, '  '));
+      io.out(diffText(diff, rev).replace(/\n$/, '').replace(/^(?=.)/gm, '  '));
     }
   }
   if (format === 'json') io.out(JSON.stringify(results, null, 2));
