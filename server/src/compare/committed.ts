@@ -45,7 +45,14 @@ export async function revisionContracts(entryPath: string, read: ReadRevision, f
     });
     const set = contractsOf(entry, text, modules, format);
     if (!wanted.size || round >= MAX_ROUNDS) return { set, files };
-    for (const f of wanted) files.set(f, await read(f).catch(() => null));
+    let found = false;
+    for (const f of wanted) {
+      const t = await read(f).catch(() => null);
+      files.set(f, t);
+      found ||= t !== null;
+    }
+    // This round took every wanted file as absent: when the revision has none of them, it is the answer.
+    if (!found) return { set, files };
   }
 }
 

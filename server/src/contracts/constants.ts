@@ -64,6 +64,15 @@ class ModuleEnv implements Env {
   value(v: Value, depth: number): Result {
     if (depth > MAX_DEPTH) return unknown('names refer to each other too deeply to follow');
     switch (v.kind) {
+      // Literals the model already holds exactly (a str's value is Python's): no need to parse them again.
+      case 'none':
+        return { t: 'None' };
+      case 'bool':
+        return { t: 'bool', v: v.value };
+      case 'str':
+        return { t: 'str', v: v.value };
+      case 'ellipsis':
+        return { t: 'Ellipsis' };
       case 'lambda':
         return { t: 'object', type: 'function', id: `lambda:${this.scope.model.uri}:${v.range.start.line}:${v.range.start.character}` };
       case 'comprehension':

@@ -723,6 +723,9 @@ export function pyRepr(v: PyValue, depth = 0): string | undefined {
   }
 }
 
+/** The SDK refuses a default (ValueError inside `_default_source`): its source is null. */
+class Refused extends Error {}
+
 /** The SDK's default budget: 4096 characters in all, nesting below 8 (vis-sdk.md §3.4). */
 const BUDGET = 4096;
 const NESTING = 8;
@@ -736,7 +739,6 @@ export function defaultSource(value: PyValue): string | null | Unknown {
   let remaining = BUDGET;
   const chunks: string[] = [];
   let order: Unknown | undefined;
-  class Refused extends Error {}
   const emit = (text: string) => {
     remaining -= text.length;
     if (remaining < 0) throw new Refused();
