@@ -336,9 +336,11 @@ export const checks: Check[] = [
       const source = entry.document.uri;
       // Unsaved edits: a new required keyword-only parameter, and a field removed from the returned record.
       const sig = t.find(entry.document, 'query: str, limit: int = 10');
-      assert.ok(await entry.edit((b) => b.replace(new vscode.Range(sig, sig.translate(0, 'query: str, limit: int = 10'.length)), 'query: str, *, page: int, limit: int = 10')), 'entry edit not applied');
       const score = t.find(models.document, '    score: float');
-      assert.ok(await models.edit((b) => b.delete(new vscode.Range(score, score.translate(1, -score.character)))), 'models edit not applied');
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(source, new vscode.Range(sig, sig.translate(0, 'query: str, limit: int = 10'.length)), 'query: str, *, page: int, limit: int = 10');
+      edit.delete(models.document.uri, new vscode.Range(score, score.translate(1, -score.character)));
+      assert.ok(await vscode.workspace.applyEdit(edit), 'the edits were not applied');
       const t0 = Date.now();
       await vscode.window.showTextDocument(entry.document);
       await vscode.commands.executeCommand('visAuthoring.compareContractsWithHead');
