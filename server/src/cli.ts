@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { analyzeText } from './analysis';
 import { initParser } from './parse/parser';
 import { runNumstat } from './changes/numstat';
-import { discoverExtensionFiles } from './discovery';
+import { entryFilesOf } from './discovery';
 import { runContracts } from './compare/contractsCli';
 
 const USAGE = `usage: vis-authoring check [--format text|json] [PATH...]
@@ -59,18 +59,12 @@ async function check(args: string[], io: Output): Promise<number> {
     io.err(`--format takes text or json, not '${format}'`);
     return 2;
   }
-  if (paths.length === 0) paths.push('.');
-  const files: string[] = [];
-  for (const p of paths) {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(p);
-    } catch {
-      io.err(`no such file or directory: ${p}`);
-      return 2;
-    }
-    files.push(...(stat.isDirectory() ? discoverExtensionFiles(p) : [p]));
+  const found = entryFilesOf(paths);
+  if ('missing' in found) {
+    io.err(`no such file or directory: ${found.missing}`);
+    return 2;
   }
+  const { files } = found;
   await initParser();
   const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
   let errors = 0;

@@ -4,6 +4,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * The files a command line names: each file as given, each directory searched the way Vis discovers
+ * extensions (the current directory when none is given); `missing` names the first path that does not exist.
+ */
+export function entryFilesOf(paths: string[]): { files: string[] } | { missing: string } {
+  const files: string[] = [];
+  for (const p of paths.length ? paths : ['.']) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      return { missing: p };
+    }
+    files.push(...(stat.isDirectory() ? discoverExtensionFiles(p) : [p]));
+  }
+  return { files };
+}
+
 export function discoverExtensionFiles(dir: string): string[] {
   const out: string[] = [];
   const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

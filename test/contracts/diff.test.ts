@@ -58,6 +58,13 @@ describe('contract comparison: tools', () => {
     assert.equal(d.breaking, 0);
   });
 
+  it('names the first line of a description that changed', () => {
+    const d = diff(tool('search(q: str) -> str', 'Search.'), tool('search(q: str) -> str', 'Search.\n\n    Retries once.\n    '));
+    assert.equal(d.changes[0].message, 'description changed: lines added: Retries once.');
+    const e = diff(tool('search(q: str) -> str', 'Search.\n\n    Fast.\n    '), tool('search(q: str) -> str', 'Search.\n\n    Slow.\n    '));
+    assert.equal(e.changes[0].message, 'description changed at line 3: Fast. → Slow.');
+  });
+
   it('says nothing changed when the contracts are the same', () => {
     const d = diff(tool('search(q: str) -> str'), tool('search(q: str) -> str'));
     assert.deepEqual(d.changes, []);

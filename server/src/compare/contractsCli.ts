@@ -3,7 +3,6 @@
 // its types come from). Exit status: 1 when a compared file has a breaking change, 0 otherwise, 2 on
 // bad usage, a path that does not exist, or a revision git cannot read.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readTextFileSync } from '../../../shared/files';
@@ -11,7 +10,7 @@ import { analyzeText } from '../analysis';
 import { compareContracts, contractSet, diffText, type ContractChange } from '../contracts/diff';
 import { symbolInfos } from '../contracts/symbols';
 import { CONTRACT_FORMATS, type ContractFormat } from '../contracts/types';
-import { discoverExtensionFiles } from '../discovery';
+import { entryFilesOf } from '../discovery';
 import { initParser } from '../parse/parser';
 import { WorkspaceModules } from '../workspace/modules';
 import { revisionContracts } from './committed';
@@ -51,18 +50,12 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
   if (format !== 'text' && format !== 'json') return usage(io, `--format takes text or json, not '${format}'`);
   if (!CONTRACT_FORMATS.includes(contractFormat)) return usage(io, `--contract-format takes C1, C2 or C3, not '${contractFormat}'`);
   if (rev !== undefined && !/^[^\s-][^\s]*$/.test(rev)) return usage(io, `--diff takes a git revision, not '${rev ?? ''}'`);
-  if (paths.length === 0) paths.push('.');
-  const files: string[] = [];
-  for (const p of paths) {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(p);
-    } catch {
-      io.err(`no such file or directory: ${p}`);
-      return 2;
-    }
-    files.push(...(stat.isDirectory() ? discoverExtensionFiles(p) : [p]));
+  const found = entryFilesOf(paths);
+  if ('missing' in found) {
+    io.err(`no such file or directory: ${found.missing}`);
+    return 2;
   }
+  const { files } = found;
   if (rev !== undefined) {
     const problem = checkRevision(rev, files[0] ? path.dirname(path.resolve(files[0])) : process.cwd());
     if (problem) {

@@ -147,7 +147,7 @@ function compareTool(a: ToolSnapshot, b: ToolSnapshot, out: ContractChange[]): v
   if (a.tag !== b.tag) push('tag', false, `tag ${a.tag} → ${b.tag}`, a.tag, b.tag);
   if (a.hidden !== b.hidden) push('hidden', false, b.hidden ? 'now hidden: the model no longer finds it with apropos' : 'no longer hidden: the model finds it with apropos', String(a.hidden), String(b.hidden));
   if (a.contract.description !== b.contract.description) {
-    push('description', false, `description changed: ${firstLine(a.contract.description)} → ${firstLine(b.contract.description)}`, a.contract.description, b.contract.description);
+    push('description', false, `description changed${lineChange(a.contract.description, b.contract.description)}`, a.contract.description, b.contract.description);
   }
   const oldParams = a.contract.parameters;
   const newParams = b.contract.parameters;
@@ -187,6 +187,18 @@ function compareTool(a: ToolSnapshot, b: ToolSnapshot, out: ContractChange[]): v
 
 function canPosition(p: ParameterSpec): boolean {
   return p.kind === 'positional_only' || p.kind === 'positional_or_keyword';
+}
+
+/** `: old → new` of the first line that differs (with its number when it is not the first), or the lines added or removed at the end. */
+function lineChange(before: string, after: string): string {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const nonBlank = (lines: string[]) => firstLine(lines.slice(i).find((l) => l.trim()) ?? '');
+  if (i >= a.length) return `: lines added: ${nonBlank(b)}`;
+  if (i >= b.length) return `: lines removed: ${nonBlank(a)}`;
+  return `${i ? ` at line ${i + 1}` : ''}: ${firstLine(a[i]) || '(blank)'} → ${firstLine(b[i]) || '(blank)'}`;
 }
 
 function firstLine(s: string): string {

@@ -3,7 +3,7 @@
 // (`_contract_ast`) parses every postponed or string annotation with `ast`, so contracts do the same
 // with the annotation text the model holds; nothing is evaluated.
 import { evalNumber, evalStringLiteral } from '../model/literals';
-import { pyComplexRepr, pyFloatRepr, pyStrRepr, pyBytesRepr } from './pyrepr';
+import { constantValue, pyRepr } from './pyvalue';
 
 export type Expr =
   | { type: 'Name'; id: string }
@@ -515,24 +515,9 @@ function up(e: Expr, level: number): string {
   }
 }
 
+/** `ast.unparse` of a constant: its repr, except `...` for Ellipsis and 1e309 for an infinite float. */
 function constantRepr(e: Extract<Expr, { type: 'Constant' }>): string {
-  switch (e.kind) {
-    case 'None':
-      return 'None';
-    case 'Ellipsis':
-      return '...';
-    case 'bool':
-      return e.value ? 'True' : 'False';
-    case 'int':
-      return e.value.toString();
-    case 'float':
-      // ast.unparse writes inf as 1e309.
-      return Number.isFinite(e.value) ? pyFloatRepr(e.value) : '1e309';
-    case 'complex':
-      return Number.isFinite(e.value) ? pyComplexRepr(0, e.value) : '1e309j';
-    case 'str':
-      return pyStrRepr(e.value);
-    case 'bytes':
-      return pyBytesRepr(e.value);
-  }
+  if (e.kind === 'Ellipsis') return '...';
+  if ((e.kind === 'float' || e.kind === 'complex') && !Number.isFinite(e.value)) return e.kind === 'float' ? '1e309' : '1e309j';
+  return pyRepr(constantValue(e))!;
 }

@@ -66,25 +66,7 @@ export function evaluate(expr: Expr, env: Env, depth = 0): Result {
   if (depth > MAX_DEPTH) return unknown('the expression nests too deeply to evaluate');
   switch (expr.type) {
     case 'Constant':
-      switch (expr.kind) {
-        case 'None':
-          return NONE;
-        case 'Ellipsis':
-          return { t: 'Ellipsis' };
-        case 'bool':
-          return { t: 'bool', v: expr.value };
-        case 'int':
-          return { t: 'int', v: expr.value };
-        case 'float':
-          return { t: 'float', v: expr.value };
-        case 'complex':
-          return { t: 'complex', re: 0, im: expr.value };
-        case 'str':
-          return { t: 'str', v: expr.value };
-        case 'bytes':
-          return { t: 'bytes', v: expr.value };
-      }
-      break;
+      return constantValue(expr);
     case 'Name':
       return env.name(expr.id, depth + 1);
     case 'Attribute': {
@@ -150,6 +132,28 @@ export function evaluate(expr: Expr, env: Env, depth = 0): Result {
       return unknown('a `*` unpacking outside a display');
   }
   return unknown('an expression the checker does not evaluate');
+}
+
+/** The value of a literal: `ast.Constant.value`. */
+export function constantValue(expr: Extract<Expr, { type: 'Constant' }>): PyValue {
+  switch (expr.kind) {
+    case 'None':
+      return NONE;
+    case 'Ellipsis':
+      return { t: 'Ellipsis' };
+    case 'bool':
+      return { t: 'bool', v: expr.value };
+    case 'int':
+      return { t: 'int', v: expr.value };
+    case 'float':
+      return { t: 'float', v: expr.value };
+    case 'complex':
+      return { t: 'complex', re: 0, im: expr.value };
+    case 'str':
+      return { t: 'str', v: expr.value };
+    case 'bytes':
+      return { t: 'bytes', v: expr.value };
+  }
 }
 
 function elements(elts: Expr[], env: Env, depth: number): PyValue[] | Unknown {

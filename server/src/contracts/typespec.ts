@@ -13,7 +13,7 @@ import type { ClassDecl, FieldDecl, Value } from '../model/types';
 import { cleandoc } from '../model/docstring';
 import { moduleEnv, valueOf } from './constants';
 import { parseExpr, unparse, type Expr } from './pyexpr';
-import { evaluate, isUnknown, pyRepr, type PyValue, type Result } from './pyvalue';
+import { constantValue, evaluate, isUnknown, pyRepr, type PyValue, type Result } from './pyvalue';
 import { classKey, isDataclass, isScalar, lookupName, memberOf, qualified, type ModuleScope, type PyObj, type Resolver } from './scope';
 import { isStdlibModule } from './stdlib';
 import type { FieldSpec, TypeSpec } from './types';
@@ -82,7 +82,7 @@ function astType(node: Expr, scope: ModuleScope, ctx: TypeContext, seen: Seen): 
     }
     if (base.k === 'typing' && base.name === 'Literal') {
       // Only `ast.Constant` nodes are read: `-1` is a UnaryOp and is dropped, as the SDK drops it.
-      return { kind: 'literal', name: 'Literal', values: nodes.flatMap((n) => (n.type === 'Constant' ? literalValues([constantOf(n)]) : [])) };
+      return { kind: 'literal', name: 'Literal', values: nodes.flatMap((n) => (n.type === 'Constant' ? literalValues([constantValue(n)]) : [])) };
     }
     if (base.k === 'typing' && (base.name === 'Union' || base.name === 'Optional')) {
       const args = nodes.map((n) => astType(n, scope, ctx, seen));
@@ -109,17 +109,6 @@ function noteUnfollowed(id: string, scope: ModuleScope, ctx: TypeContext): void 
   const v = moduleEnv(scope, ctx).name(id, 0);
   if (isUnknown(v)) ctx.note?.(`\`${id}\`: ${v.reason}`);
 }
-
-function constantOf(n: Extract<Expr, { type: 'Constant' }>): PyValue {
-  return evaluate(n, moduleEnvless) as PyValue;
-}
-
-/** Constants need no names. */
-const moduleEnvless = {
-  name: () => ({ t: 'unknown' as const, reason: '' }),
-  attribute: () => ({ t: 'unknown' as const, reason: '' }),
-  call: () => ({ t: 'unknown' as const, reason: '' }),
-};
 
 /** `Literal` values the SDK keeps: exactly str, int, bool and None (floats, bytes, enum members are dropped). */
 function literalValues(values: PyValue[]): (string | number | boolean | null)[] {
@@ -209,7 +198,7 @@ function evalAnn(node: Expr, scope: ModuleScope, ctx: TypeContext, depth: number
     case 'Constant':
       if (node.kind === 'None') return { a: 'none' };
       if (node.kind === 'str') return { a: 'str', text: node.value, scope };
-      return { a: 'value', v: constantOf(node) };
+      return { a: 'value', v: constantValue(node) };
     case 'Name':
     case 'Attribute': {
       const o = annotationName(node, scope, ctx);
