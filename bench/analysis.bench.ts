@@ -1,8 +1,7 @@
 // Full analysis (parse + model + rules) of a generated 5,000-line extension file with 200 tools,
 // against tree-sitter's parse alone in the same run; and a one-character edit → fresh diagnostics.
-import { Parser } from 'web-tree-sitter';
 import { Analyzer, analyzeText } from '../server/src/analysis';
-import { initParser, pythonLanguage } from '../server/src/parse/parser';
+import { initParser, newParser } from '../server/src/parse/parser';
 import { generateExtension } from './generate';
 import { median } from './stats';
 
@@ -21,8 +20,7 @@ export default async function run(): Promise<void> {
   await initParser();
   const text = generateExtension(200, 5000);
   const lines = text.split('\n').length;
-  const parser = new Parser();
-  parser.setLanguage(pythonLanguage());
+  const parser = newParser();
   // Interleaved, so both see the same machine load; medians of 31 runs after warming both paths.
   const parses: number[] = [];
   const fulls: number[] = [];

@@ -33,8 +33,15 @@ await Promise.all([
 fs.chmodSync(path.join(dist, 'cli.js'), 0o755);
 
 // The parser runtime and the Python grammar: platform-neutral WASM, loaded from dist/ at run time.
+// The runtime's JavaScript stays a file of its own (not bundled) so that the server can evaluate it
+// afresh, with a new WebAssembly memory, after a fault (server/src/parse/parser.ts).
 const wasm = [
+  [require.resolve('web-tree-sitter'), 'web-tree-sitter.cjs'],
   [path.join(path.dirname(require.resolve('web-tree-sitter')), 'web-tree-sitter.wasm'), 'web-tree-sitter.wasm'],
   [require.resolve('tree-sitter-python/tree-sitter-python.wasm'), 'tree-sitter-python.wasm'],
 ];
 for (const [from, to] of wasm) fs.copyFileSync(from, path.join(dist, to));
+
+// The o200k_base token table (2.3 MB), read by the server only when a docs preview first needs it.
+const { pat_str, bpe_ranks } = require('js-tiktoken/ranks/o200k_base');
+fs.writeFileSync(path.join(dist, 'o200k_base.json'), JSON.stringify({ pat_str, bpe_ranks }));

@@ -65,6 +65,40 @@ describe('language server over stdio (dist/server.js)', () => {
     assert.equal((await next).diagnostics.length, 2);
   });
 
+  it('refuses a file over Python\'s nesting limits with one finding, and keeps answering for the others', async () => {
+    // 300 nested blocks: the kind of file a generator or a paste produces, which Python refuses to compile.
+    const poison = 'import blockether.vis.extension as vis\n' + Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}if x:\n`).join('') + `${'  '.repeat(300)}pass\n`;
+    const uri = 'file:///tmp/vis-protocol/poison.py';
+    const published = server.diagnostics(uri);
+    server.open(uri, poison);
+    assert.deepEqual(
+      (await published).diagnostics.map((d) => [d.code, d.severity, d.message, d.range]),
+      [['SYN-001', 1, 'IndentationError: too many levels of indentation', { start: { line: 101, character: 0 }, end: { line: 101, character: 200 } }]],
+    );
+    const hover = await server.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 3, character: 4 } });
+    assert.equal(hover, null);
+    const next = server.diagnostics('file:///tmp/vis-protocol/after-poison.py');
+    server.open('file:///tmp/vis-protocol/after-poison.py', BROKEN);
+    assert.deepEqual((await next).diagnostics.map((d) => d.code), ['EXT-003', 'EXT-005']);
+  });
+
+  it('survives a document opened with null text and a settings change after it', async () => {
+    const other = await startServer();
+    try {
+      const uri = 'file:///tmp/vis-protocol/null.py';
+      const published = other.diagnostics(uri);
+      void other.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: null } });
+      assert.deepEqual((await published).diagnostics, []);
+      void other.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+      const next = other.diagnostics('file:///tmp/vis-protocol/after-null.py');
+      other.open('file:///tmp/vis-protocol/after-null.py', BROKEN);
+      assert.equal((await next).diagnostics.length, 2);
+      assert.equal(other.process.exitCode, null);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('applies per-rule severity overrides from the settings', async () => {
     const other = await startServer({ severity: { 'EXT-005': 'warning', 'EXT-003': 'off' } });
     try {

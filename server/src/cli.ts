@@ -2,11 +2,12 @@
 //   vis-authoring check [--format text|json] [PATH...]   exit 1 when any error is found, 2 on bad usage
 //   vis-authoring numstat BEFORE AFTER                    line_changes counts, as git diff --numstat prints them
 //   vis-authoring contracts [--diff REV] [PATH...]         tool contracts, or what changed for the model since REV
-import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { analyzeText } from './analysis';
-import { initParser } from './parse/parser';
+import { DEFAULT_MAX_FILE_SIZE, analyzeText } from './analysis';
+import type { Finding } from './rules/types';
+import { readTextFileSync } from '../../shared/files';
+import { initParser, parserReady } from './parse/parser';
 import { runNumstat } from './changes/numstat';
 import { entryFilesOf } from './discovery';
 import { runContracts } from './compare/contractsCli';
@@ -59,27 +60,41 @@ async function check(args: string[], io: Output): Promise<number> {
     io.err(`--format takes text or json, not '${format}'`);
     return 2;
   }
+  // Files that could not be read or analysed: reported, never fatal to the run, and the exit status is 1.
+  let unanalysed = 0;
+  const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
+  const notAnalysed = (file: string, message: string) => {
+    unanalysed++;
+    results.push({ path: file, line: 1, column: 1, endLine: 1, endColumn: 1, severity: 'warning', rule: 'ANA-001', message });
+  };
   const found = entryFilesOf(paths);
   if ('missing' in found) {
     io.err(`no such file or directory: ${found.missing}`);
     return 2;
   }
+  for (const p of found.loops) notAnalysed(p, `${p}: too many levels of symbolic links (a symlink loop); not read`);
   const { files } = found;
   await initParser();
-  const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
   let errors = 0;
   for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (e) {
-      io.err(`cannot read ${file}: ${(e as Error).message}`);
-      errors++;
+    // Regular files only, at most 3 bytes per character of visAuthoring.maxFileSize, checked before reading.
+    const read = readTextFileSync(file, { maxBytes: DEFAULT_MAX_FILE_SIZE * 3 });
+    if (!read.ok) {
+      notAnalysed(file, `${read.message}`);
       continue;
     }
-    const { findings } = analyzeText(pathToFileURL(path.resolve(file)).href, text);
+    let findings: Finding[];
+    try {
+      // Right after two parser faults in a row, wait for the fresh parser (made in the background).
+      await parserReady();
+      findings = analyzeText(pathToFileURL(path.resolve(file)).href, read.text).findings;
+    } catch (e) {
+      notAnalysed(file, `vis-authoring could not analyse this file: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
     for (const f of findings) {
       if (f.severity === 'error') errors++;
+      if (f.rule === 'ANA-001') unanalysed++;
       results.push({
         path: file,
         line: f.range.start.line + 1,
@@ -95,9 +110,10 @@ async function check(args: string[], io: Output): Promise<number> {
   if (format === 'json') io.out(JSON.stringify(results, null, 2));
   else {
     for (const r of results) io.out(`${r.path}:${r.line}:${r.column}: ${r.severity} [${r.rule}] ${r.message}`);
-    io.err(`${files.length} file${files.length === 1 ? '' : 's'} checked, ${errors} error${errors === 1 ? '' : 's'}`);
+    const skipped = unanalysed ? `, ${unanalysed} not analysed` : '';
+    io.err(`${files.length} file${files.length === 1 ? '' : 's'} checked, ${errors} error${errors === 1 ? '' : 's'}${skipped}`);
   }
-  return errors > 0 ? 1 : 0;
+  return errors > 0 || unanalysed > 0 ? 1 : 0;
 }
 
 if (require.main === module) {

@@ -6,20 +6,26 @@ import path from 'node:path';
 
 /**
  * The files a command line names: each file as given, each directory searched the way Vis discovers
- * extensions (the current directory when none is given); `missing` names the first path that does not exist.
+ * extensions (the current directory when none is given); `loops` are paths that are symlink loops (not
+ * read), `missing` names the first path that does not exist.
  */
-export function entryFilesOf(paths: string[]): { files: string[] } | { missing: string } {
+export function entryFilesOf(paths: string[]): { files: string[]; loops: string[] } | { missing: string } {
   const files: string[] = [];
+  const loops: string[] = [];
   for (const p of paths.length ? paths : ['.']) {
     let stat: fs.Stats;
     try {
       stat = fs.statSync(p);
-    } catch {
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
+        loops.push(p);
+        continue;
+      }
       return { missing: p };
     }
     files.push(...(stat.isDirectory() ? discoverExtensionFiles(p) : [p]));
   }
-  return { files };
+  return { files, loops };
 }
 
 export function discoverExtensionFiles(dir: string): string[] {

@@ -71,7 +71,9 @@ describe('numstat', () => {
   it('reports a file it cannot read on err and returns 2', () => {
     const a = write('there', 'a\n');
     const missing = path.join(dir, 'missing');
-    assert.deepEqual(run([a, missing]), { status: 2, out: '', err: `vis-authoring numstat: cannot read ${missing}: ENOENT\n` });
-    assert.deepEqual(run([dir, a]), { status: 2, out: '', err: `vis-authoring numstat: cannot read ${dir}: EISDIR\n` });
+    assert.deepEqual(run([a, missing]), { status: 2, out: '', err: `vis-authoring numstat: ${missing}: no such file\n` });
+    assert.deepEqual(run([dir, a]), { status: 2, out: '', err: `vis-authoring numstat: ${dir} is a directory; only regular files are read\n` });
+    // A device or a FIFO is refused before anything is read.
+    assert.deepEqual(run(['/dev/zero', a]), { status: 2, out: '', err: 'vis-authoring numstat: /dev/zero is a device; only regular files are read\n' });
   });
 });

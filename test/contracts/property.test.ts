@@ -11,6 +11,7 @@ import { symbolInfos, scopeOf, isNamespace, type CallableContract, type Contract
 import { valueOfText } from '../../server/src/contracts/constants';
 import { parseExpr, unparse } from '../../server/src/contracts/pyexpr';
 import { previewDocs } from '../../server/src/docs/preview';
+import { loadTokenizer } from '../../server/src/docs/tokens';
 import { contractToolDocSource } from '../../server/src/docs/toolDocs';
 import { contractResult, hoverMarkdown } from '../../server/src/features/contractHover';
 import { initParser } from '../../server/src/parse/parser';
@@ -22,6 +23,7 @@ const SEED = Number(process.env.VIS_PROPERTY_SEED ?? 11);
 
 before(async () => {
   await initParser();
+  await loadTokenizer();
 });
 
 const KINDS = ['plain', 'default', 'annotated', 'annotated-default'] as const;

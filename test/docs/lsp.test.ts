@@ -3,16 +3,22 @@
 // diagnostics and previews after an edit and a settings change.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { StreamMessageReader, StreamMessageWriter, createMessageConnection, type MessageConnection } from 'vscode-languageserver/node';
+import { pathToFileURL } from 'node:url';
 import type { PreviewDocsResult } from '../../shared/protocol';
 
 const ROOT = path.join(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'server.js');
 const SOURCE_PATH = path.join(__dirname, 'fixtures', 'lang_python.py');
 const URI = 'file:///work/ext/lang_python.py';
+// The workspace: the fixtures folder, and a folder with a FIFO in it (made per run).
+const SCRATCH = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-preview-'));
+const FIFO = path.join(SCRATCH, 'pipe.py');
 
 let server: ChildProcess;
 let conn: MessageConnection;
@@ -20,6 +26,7 @@ const diagnostics = new Map<string, { code: string; message: string; line: numbe
 const waiters: (() => void)[] = [];
 
 before(async () => {
+  execFileSync('mkfifo', [FIFO]);
   assert.ok(fs.existsSync(SERVER), `${SERVER} is missing: run npm test (it builds first) or npm run build`);
   server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   conn = createMessageConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
@@ -34,6 +41,7 @@ before(async () => {
   const init = await conn.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
     processId: process.pid,
     rootUri: null,
+    workspaceFolders: [path.join(__dirname, 'fixtures'), SCRATCH].map((p, i) => ({ uri: pathToFileURL(p).href, name: `w${i}` })),
     capabilities: {},
     initializationOptions: { langInterfaceVersion: 'current' },
   });
@@ -49,6 +57,7 @@ after(async () => {
   await conn.sendNotification('exit');
   conn.dispose();
   server.kill();
+  fs.rmSync(SCRATCH, { recursive: true, force: true });
 });
 
 /** Waits for the next diagnostics that satisfy `ok`. */
@@ -149,5 +158,17 @@ describe('language server over stdio', () => {
     const r = await conn.sendRequest<PreviewDocsResult>('visAuthoring/previewDocs', { uri });
     assert.equal(r.tokens, 278);
     assert.equal(r.parts.length, 16);
+  });
+
+  it('reads no file outside the workspace, and refuses a FIFO or a device at once', async () => {
+    const outside = pathToFileURL(path.join(ROOT, 'examples', 'extensions', 'greeter.py')).href;
+    for (const [uri, why] of [
+      [outside, 'it is neither open nor inside a workspace folder, so it is not read'],
+      [pathToFileURL(FIFO).href, `${FIFO} is a named pipe (FIFO); only regular files are read`],
+      ['file:///dev/zero', 'it is neither open nor inside a workspace folder, so it is not read'],
+    ]) {
+      const r = await conn.sendRequest<PreviewDocsResult>('visAuthoring/previewDocs', { uri });
+      assert.deepEqual(r, { text: `No preview for ${uri}: ${why}.\n`, parts: [], tokens: 0 });
+    }
   });
 });

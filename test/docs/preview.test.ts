@@ -4,9 +4,13 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { previewDocs, previewPrompt, type PreviewOptions } from '../../server/src/docs/preview';
 import { contractToolDocSource, docstringToolDocSource, type ToolDocSource } from '../../server/src/docs/toolDocs';
+import { loadTokenizer } from '../../server/src/docs/tokens';
 import { analyze, pyLines as py, ready } from '../helpers/fixture';
 
-before(ready);
+before(async () => {
+  await ready();
+  await loadTokenizer();
+});
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const CURRENT: PreviewOptions = { tools: contractToolDocSource(() => 'C3'), routingVersion: 'current' };

@@ -1,6 +1,6 @@
 // `vis-authoring numstat BEFORE AFTER`: the lines AFTER adds to and removes from BEFORE, printed as
 // `git diff --numstat` prints them (`added<TAB>removed<TAB>path`), counted by `lineChanges`.
-import fs from 'node:fs';
+import { readTextFileSync } from '../../../shared/files';
 import { lineChanges } from './lineChanges';
 
 export const NUMSTAT_USAGE = 'usage: vis-authoring numstat BEFORE AFTER\n';
@@ -14,6 +14,9 @@ export const NUMSTAT_USAGE = 'usage: vis-authoring numstat BEFORE AFTER\n';
  * Files are compared byte for byte, as git does: they are read as latin1, which maps each byte to
  * one character, so lines are equal exactly when their bytes are, whatever the encoding.
  */
+/** The largest file numstat reads (64 MiB). */
+const NUMSTAT_MAX_BYTES = 64 * 1024 * 1024;
+
 export function runNumstat(args: string[], out: (s: string) => void, err: (s: string) => void): number {
   if (args.length === 1 && (args[0] === '-h' || args[0] === '--help')) {
     out(NUMSTAT_USAGE);
@@ -25,13 +28,13 @@ export function runNumstat(args: string[], out: (s: string) => void, err: (s: st
   }
   const texts: string[] = [];
   for (const file of args) {
-    try {
-      texts.push(fs.readFileSync(file, 'latin1'));
-    } catch (e) {
-      const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      err(`vis-authoring numstat: cannot read ${file}: ${reason}\n`);
+    // Regular files only, with a size cap checked before reading (a FIFO or /dev/zero is refused at once).
+    const read = readTextFileSync(file, { maxBytes: NUMSTAT_MAX_BYTES, encoding: 'latin1', rejectBinary: false });
+    if (!read.ok) {
+      err(`vis-authoring numstat: ${read.message}\n`);
       return 2;
     }
+    texts.push(read.text);
   }
   const { added, removed } = lineChanges(texts[0], texts[1]);
   out(`${added}\t${removed}\t${args[1]}\n`);

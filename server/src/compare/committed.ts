@@ -8,7 +8,8 @@ import { symbolInfos } from '../contracts/symbols';
 import { contractSet, type ContractSet } from '../contracts/diff';
 import type { ContractFormat } from '../contracts/types';
 import { ModelBuilder } from '../model/build';
-import { disposeDocument, parseDocument } from '../parse/parser';
+import { checkNestingLimits } from '../parse/limits';
+import { disposeDocument, guarded, parseDocument } from '../parse/parser';
 import { WorkspaceModules } from '../workspace/modules';
 
 /** A file's text in the revision, null when the revision does not have it. May throw with a message. */
@@ -57,12 +58,17 @@ export async function revisionContracts(entryPath: string, read: ReadRevision, f
 }
 
 function contractsOf(entry: string, text: string, modules: WorkspaceModules, format: ContractFormat): ContractSet {
-  const doc = parseDocument(text);
-  try {
-    const model = new ModelBuilder().build(pathToFileURL(entry).href, doc);
-    const infos = symbolInfos(model, { format, loader: modules.loaderFor(entry, model), path: entry });
-    return contractSet(infos);
-  } finally {
-    disposeDocument(doc);
-  }
+  // The committed text is the user's too: Python's nesting limits first, and parser faults contained.
+  const limit = checkNestingLimits(text);
+  if (limit) return { tools: [], unknown: [{ name: path.basename(entry), reason: `the committed file is not read: ${limit.message}` }] };
+  const model = guarded(() => {
+    const doc = parseDocument(text);
+    try {
+      return new ModelBuilder().build(pathToFileURL(entry).href, doc);
+    } finally {
+      disposeDocument(doc);
+    }
+  });
+  const infos = symbolInfos(model, { format, loader: modules.loaderFor(entry, model), path: entry });
+  return contractSet(infos);
 }

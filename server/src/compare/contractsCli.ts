@@ -11,7 +11,7 @@ import { compareContracts, contractSet, diffText, type ContractChange } from '..
 import { symbolInfos } from '../contracts/symbols';
 import { CONTRACT_FORMATS, type ContractFormat } from '../contracts/types';
 import { entryFilesOf } from '../discovery';
-import { initParser } from '../parse/parser';
+import { initParser, parserReady } from '../parse/parser';
 import { WorkspaceModules } from '../workspace/modules';
 import { revisionContracts } from './committed';
 
@@ -66,46 +66,56 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
   await initParser();
   const results: unknown[] = [];
   let breaking = 0;
+  let failed = 0;
   for (const file of files) {
-    const abs = path.resolve(file);
-    const read = readTextFileSync(abs, { maxBytes: MAX_BYTES });
-    if (!read.ok) {
-      io.err(`cannot read ${file}: ${read.message}`);
-      continue;
-    }
-    const { model } = analyzeText(pathToFileURL(abs).href, read.text, {}, contractFormat);
-    const infos = symbolInfos(model, { format: contractFormat, loader: new WorkspaceModules().loaderFor(abs, model), path: abs });
-    if (rev === undefined) {
-      results.push({
-        path: file,
-        tools: infos.flatMap((i) => i.tools.map((t) => ({ name: t.name, hidden: t.hidden, contract: t.contract, unknowns: t.unknowns }))),
-        unknownTools: infos.flatMap((i) => i.unknownTools),
-      });
-      if (format === 'text') {
-        io.out(file);
-        for (const i of infos) {
-          for (const t of i.tools) {
-            const c = t.contract;
-            io.out(`  ${c.signature.startsWith('(') ? c.name + c.signature : `${c.name}(${c.signature})`}${t.hidden ? '  [hidden]' : ''}`);
-            for (const u of t.unknowns) io.out(`    not statically known: ${u.where}: ${u.reason}`);
-          }
-          for (const u of i.unknownTools) io.out(`  ${u.where}  [contract not statically known: ${u.reason}]`);
-        }
-      }
-      continue;
-    }
-    const snapshot = await revisionContracts(abs, async (f) => gitShow(rev, f), contractFormat);
-    const diff = compareContracts(snapshot.set ?? { tools: [], unknown: [] }, contractSet(infos));
-    breaking += diff.breaking;
-    results.push({ path: file, base: rev, inBase: snapshot.set !== null, breaking: diff.breaking, changes: diff.changes satisfies ContractChange[] });
-    if (format === 'text') {
-      io.out(`${file}:`);
-      if (!snapshot.set) io.out(`  not in ${rev}: every tool is new`);
-      io.out(diffText(diff, rev).replace(/\n$/, '').replace(/^(?=.)/gm, '  '));
+    try {
+      breaking += await contractsOf(file, rev, format, contractFormat, io, results);
+    } catch (e) {
+      // One file that cannot be read or analysed never stops the run; the exit status says it (2).
+      failed++;
+      io.err(`cannot analyse ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   if (format === 'json') io.out(JSON.stringify(results, null, 2));
-  return breaking > 0 ? 1 : 0;
+  return failed > 0 ? 2 : breaking > 0 ? 1 : 0;
+}
+
+/** Prints (or collects) one file's contracts or comparison; returns its number of breaking changes. */
+async function contractsOf(file: string, rev: string | undefined, format: string, contractFormat: ContractFormat, io: Output, results: unknown[]): Promise<number> {
+  const abs = path.resolve(file);
+  const read = readTextFileSync(abs, { maxBytes: MAX_BYTES });
+  if (!read.ok) throw new Error(read.message);
+  await parserReady();
+  const { model } = analyzeText(pathToFileURL(abs).href, read.text, {}, contractFormat);
+  const infos = symbolInfos(model, { format: contractFormat, loader: new WorkspaceModules().loaderFor(abs, model), path: abs });
+  if (rev === undefined) {
+    results.push({
+      path: file,
+      tools: infos.flatMap((i) => i.tools.map((t) => ({ name: t.name, hidden: t.hidden, contract: t.contract, unknowns: t.unknowns }))),
+      unknownTools: infos.flatMap((i) => i.unknownTools),
+    });
+    if (format === 'text') {
+      io.out(file);
+      for (const i of infos) {
+        for (const t of i.tools) {
+          const c = t.contract;
+          io.out(`  ${c.signature.startsWith('(') ? c.name + c.signature : `${c.name}(${c.signature})`}${t.hidden ? '  [hidden]' : ''}`);
+          for (const u of t.unknowns) io.out(`    not statically known: ${u.where}: ${u.reason}`);
+        }
+        for (const u of i.unknownTools) io.out(`  ${u.where}  [contract not statically known: ${u.reason}]`);
+      }
+    }
+    return 0;
+  }
+  const snapshot = await revisionContracts(abs, async (f) => gitShow(rev, f), contractFormat);
+  const diff = compareContracts(snapshot.set ?? { tools: [], unknown: [] }, contractSet(infos));
+  results.push({ path: file, base: rev, inBase: snapshot.set !== null, breaking: diff.breaking, changes: diff.changes satisfies ContractChange[] });
+  if (format === 'text') {
+    io.out(`${file}:`);
+    if (!snapshot.set) io.out(`  not in ${rev}: every tool is new`);
+    io.out(diffText(diff, rev).replace(/\n$/, '').replace(/^(?=.)/gm, '  '));
+  }
+  return diff.breaking;
 }
 
 function usage(io: Output, message: string): number {

@@ -1,23 +1,199 @@
 // Token counts for model-facing text (docs previews, the routing prompt).
-// Encoding: o200k_base, the newest tiktoken encoding (GPT-4o and later), through js-tiktoken's
-// pure-JS "lite" build with only the o200k ranks imported, so esbuild bundles them and nothing is
-// fetched at install or run time. The counts are an estimate for other vendors' models.
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200k_base from 'js-tiktoken/ranks/o200k_base';
+//
+// Encoding: o200k_base, the newest tiktoken encoding (GPT-4o and later). Its rank table ships with
+// js-tiktoken; the build writes it to dist/o200k_base.json, so it is not part of server.js and is
+// read only when a preview first needs it, in the background after the first analysis
+// (`loadTokenizer`): the table is built in slices that yield to the event loop, so no other request
+// waits behind it. The counts are an estimate for other vendors' models.
+//
+// Counting is tiktoken's: the text is split with the encoding's pattern, and each piece that is not
+// one token is merged byte pair by byte pair, the lowest-ranked pair first (the leftmost of equal
+// ranks). The merge keeps its candidate pairs in a heap, so a piece of n bytes costs O(n log n): a
+// docstring of 30,000 identical characters is one piece, which the plain quadratic merge takes
+// seconds over. Special-token markers such as `<|endoftext|>` count as the plain text they are.
+import fs from 'node:fs';
+import path from 'node:path';
 
 export const TOKEN_ENCODING = 'o200k_base';
 
-let encoder: Tiktoken | undefined;
-
-/** Built on first use: decoding the bundled ranks takes a noticeable moment. */
-export function getEncoder(): Tiktoken {
-  return (encoder ??= new Tiktoken(o200k_base));
+interface RankFile {
+  pat_str: string;
+  bpe_ranks: string;
 }
 
-/** Tokens in `text`. Special-token markers such as `<|endoftext|>` count as the plain text they are. */
+interface Tokenizer {
+  pattern: RegExp;
+  /** Byte sequences (one character per byte) → rank. */
+  ranks: Map<string, number>;
+}
+
+let tokenizer: Tokenizer | undefined;
+let loading: Promise<void> | undefined;
+
+/** The rank file: beside the bundle (dist/o200k_base.json), or js-tiktoken's module when run from source. */
+function readRankFile(): RankFile {
+  const bundled = path.join(__dirname, 'o200k_base.json');
+  if (fs.existsSync(bundled)) return JSON.parse(fs.readFileSync(bundled, 'utf8')) as RankFile;
+  // A computed name, so that esbuild does not bundle the 2.3 MB table into server.js.
+  const id = ['js-tiktoken', 'ranks', TOKEN_ENCODING].join('/');
+  return require(id) as RankFile;
+}
+
+/** Lines of the table per slice of work between yields (~5 ms each). */
+const LINES_PER_SLICE = 40;
+
+/**
+ * Loads the o200k_base table once, in slices that yield to the event loop. Safe to call often: the
+ * first call starts the work and later ones wait for it.
+ */
+export function loadTokenizer(): Promise<void> {
+  loading ??= (async () => {
+    const file = readRankFile();
+    const ranks = new Map<string, number>();
+    // `! <first rank> <base64 token> <base64 token> …` per line; ranks count up from the first.
+    const lines = file.bpe_ranks.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const parts = lines[i].split(' ');
+      if (parts.length < 2) continue;
+      const first = Number.parseInt(parts[1], 10);
+      for (let j = 2; j < parts.length; j++) ranks.set(Buffer.from(parts[j], 'base64').toString('latin1'), first + j - 2);
+      if (i % LINES_PER_SLICE === LINES_PER_SLICE - 1) await new Promise((r) => setImmediate(r));
+    }
+    tokenizer = { pattern: new RegExp(file.pat_str, 'gu'), ranks };
+  })();
+  return loading;
+}
+
+/** Whether counts can be taken now (the table is loaded). */
+export function tokenizerReady(): boolean {
+  return tokenizer !== undefined;
+}
+
+function loaded(): Tokenizer {
+  if (!tokenizer) throw new Error('the token table is not loaded: await loadTokenizer() first');
+  return tokenizer;
+}
+
+/** Tokens in `text` (the table must be loaded: `await loadTokenizer()`). */
 export function countTokens(text: string): number {
   if (text === '') return 0;
-  return getEncoder().encode(text, [], []).length;
+  const { pattern, ranks } = loaded();
+  let n = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (m[0] === '') {
+      pattern.lastIndex++;
+      continue;
+    }
+    const piece = Buffer.from(m[0], 'utf8').toString('latin1');
+    n += ranks.has(piece) ? 1 : mergedLength(piece, ranks);
+  }
+  return n;
+}
+
+/** How many tokens byte-pair merging leaves of a piece (one character per byte). */
+function mergedLength(piece: string, ranks: Map<string, number>): number {
+  const n = piece.length;
+  if (n <= 1) return n;
+  return n <= 32 ? quadraticMerge(piece, ranks) : heapMerge(piece, ranks);
+}
+
+/** tiktoken's own merge, for short pieces (where it is the faster of the two). */
+function quadraticMerge(piece: string, ranks: Map<string, number>): number {
+  const starts: number[] = [];
+  for (let i = 0; i <= piece.length; i++) starts.push(i);
+  while (starts.length > 2) {
+    let best = -1;
+    let bestRank = Infinity;
+    for (let i = 0; i < starts.length - 2; i++) {
+      const r = ranks.get(piece.slice(starts[i], starts[i + 2]));
+      if (r !== undefined && r < bestRank) {
+        bestRank = r;
+        best = i;
+      }
+    }
+    if (best === -1) break;
+    starts.splice(best + 1, 1);
+  }
+  return starts.length - 1;
+}
+
+/**
+ * The same merge with a heap of candidate pairs keyed (rank, position): the smallest key is the
+ * lowest rank, and among equal ranks the leftmost, as in tiktoken. A part is identified by its start;
+ * a popped candidate is acted on only while it still describes its part's current pair.
+ */
+function heapMerge(piece: string, ranks: Map<string, number>): number {
+  const n = piece.length;
+  const next = new Int32Array(n + 1);
+  const prev = new Int32Array(n + 1);
+  const alive = new Uint8Array(n + 1);
+  // The rank of the pair that starts at each part, or -1 when it is not a token.
+  const pairRank = new Float64Array(n).fill(-1);
+  for (let i = 0; i <= n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+    alive[i] = 1;
+  }
+  const heap: number[] = [];
+  const SCALE = 2 ** 24; // positions stay below this; rank * SCALE + position fits in a double exactly
+  const push = (key: number) => {
+    heap.push(key);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (heap[p] <= key) break;
+      heap[i] = heap[p];
+      i = p;
+    }
+    heap[i] = key;
+  };
+  const pop = (): number => {
+    const top = heap[0];
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= heap.length) break;
+        const r = l + 1;
+        const c = r < heap.length && heap[r] < heap[l] ? r : l;
+        if (heap[c] >= last) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = last;
+    }
+    return top;
+  };
+  /** Recomputes the pair that starts at part `i` (up to the end of the part after it). */
+  const refresh = (i: number) => {
+    const j = next[i];
+    if (i < 0 || j >= n) {
+      if (i >= 0 && i < n) pairRank[i] = -1;
+      return;
+    }
+    const r = ranks.get(piece.slice(i, next[j]));
+    pairRank[i] = r ?? -1;
+    if (r !== undefined) push(r * SCALE + i);
+  };
+  for (let i = 0; i < n - 1; i++) refresh(i);
+  let parts = n;
+  while (heap.length > 0) {
+    const key = pop();
+    const rank = Math.floor(key / SCALE);
+    const i = key - rank * SCALE;
+    if (!alive[i] || pairRank[i] !== rank) continue;
+    // Merge part i with the part after it.
+    const j = next[i];
+    alive[j] = 0;
+    next[i] = next[j];
+    prev[next[j]] = i;
+    parts--;
+    refresh(i);
+    if (prev[i] >= 0) refresh(prev[i]);
+  }
+  return parts;
 }
 
 const CACHE_LIMIT = 20_000;

@@ -1,7 +1,9 @@
 // What every feature provider gets: the connection, the open documents, the analyzer and the settings.
+import path from 'node:path';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import { filePathOf } from '../rules/util';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Analysis, Analyzer } from '../analysis';
+import { DEFAULT_MAX_FILE_SIZE, type Analysis, type Analyzer } from '../analysis';
 import type { SeverityOverrides } from '../rules';
 import type { ContractFormat } from '../contracts/types';
 import { DEFAULT_ROUTING_VERSION, type RoutingVersion } from '../routing/render';
@@ -18,7 +20,7 @@ export interface Settings {
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: 2_000_000, contractFormat: 'C3', langInterfaceVersion: DEFAULT_ROUTING_VERSION };
+  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'C3', langInterfaceVersion: DEFAULT_ROUTING_VERSION };
 }
 
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */
@@ -33,15 +35,49 @@ export interface ServerContext {
   analyzer: Analyzer;
   settings: Settings;
   log(message: string): void;
+  /** Whether a file that is not open may be read from disk: inside a workspace folder, or opened in this session. */
+  readable(file: string): boolean;
 }
 
-/** The current analysis of an open document, or undefined when it is disabled, too large or fails. */
+/** A document's text; a client that sent no text (`null`) gets an empty document, not a crash. */
+export function textOf(doc: TextDocument): string {
+  const text: unknown = doc.getText();
+  return typeof text === 'string' ? text : '';
+}
+
+/**
+ * The current analysis of an open document, or undefined when it is disabled or fails. A file that
+ * is too large or that the parser cannot take is analysed too: into one finding that says why.
+ */
 export function analysisOf(ctx: ServerContext, doc: TextDocument): Analysis | undefined {
-  if (!ctx.settings.enable || doc.getText().length > ctx.settings.maxFileSize) return undefined;
+  if (!ctx.settings.enable) return undefined;
   try {
-    return ctx.analyzer.analyze(doc.uri, doc.version, doc.getText());
+    return ctx.analyzer.analyze(doc.uri, doc.version, textOf(doc));
   } catch (e) {
     ctx.log(`analysis of ${doc.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return undefined;
+  }
+}
+
+/** Which files that are not open the server may read: those inside a workspace folder, or opened in this session. */
+export class FileAccess {
+  private folders: string[] = [];
+  private seen = new Set<string>();
+
+  setFolders(uris: string[]): void {
+    this.folders = uris.map(filePathOf).filter((p): p is string => p !== undefined).map((p) => path.resolve(p));
+  }
+
+  opened(uri: string): void {
+    const file = filePathOf(uri);
+    if (file) this.seen.add(path.resolve(file));
+  }
+
+  readable(file: string): boolean {
+    const abs = path.resolve(file);
+    return this.seen.has(abs) || this.folders.some((f) => {
+      const rel = path.relative(f, abs);
+      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    });
   }
 }

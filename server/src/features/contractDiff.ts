@@ -16,9 +16,9 @@ import { revisionContracts } from '../compare/committed';
 import { compareContracts, contractSet, diffText, type ContractSet } from '../contracts/diff';
 import type { ContractFormat } from '../contracts/types';
 import { filePathOf } from '../rules/util';
-import { readTextFileSync } from '../../../shared/files';
 import { analysisOf, type ServerContext } from './context';
 import { formatOf, type ContractService } from './contractHover';
+import { readPreviewFile } from './previews';
 
 const REF = 'HEAD';
 
@@ -76,9 +76,8 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
   function current(uri: string): Pick<Analysis, 'model'> | undefined {
     const doc = ctx.documents.get(uri);
     if (doc) return analysisOf(ctx, doc);
-    const file = filePathOf(uri);
-    const r = file && ctx.settings.enable ? readTextFileSync(file, { maxBytes: ctx.settings.maxFileSize * 4 }) : undefined;
-    return r?.ok && r.text.length <= ctx.settings.maxFileSize ? analyzeText(uri, r.text) : undefined;
+    const text = ctx.settings.enable ? readPreviewFile(ctx, uri) : undefined;
+    return typeof text === 'string' ? analyzeText(uri, text, ctx.settings.severity, formatOf(ctx), ctx.settings.maxFileSize) : undefined;
   }
 
   ctx.connection.onRequest(CompareContractsRequest, (params: CompareContractsParams) => compare(params.uri));

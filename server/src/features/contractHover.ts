@@ -11,7 +11,7 @@ import type { Analysis } from '../analysis';
 import { CONTRACT_FORMATS, isNamespace, symbolInfos, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
 import type { FunctionDecl, Range } from '../model/types';
 import { WorkspaceModules, type Dependency } from '../workspace/modules';
-import { analysisOf, type ServerContext } from './context';
+import { analysisOf, type ServerContext, textOf } from './context';
 import { addHoverSource, contains } from './hover';
 
 interface Cached {
@@ -207,8 +207,8 @@ export function hoverMarkdown(target: Target, format: ContractFormat): string | 
 export function registerContractHover(ctx: ServerContext): ContractService {
   const modules = new WorkspaceModules((file) => {
     const doc = ctx.documents.get(pathToFileURL(file).href);
-    return doc ? { version: doc.version, text: doc.getText() } : undefined;
-  });
+    return doc ? { version: doc.version, text: textOf(doc) } : undefined;
+  }, () => ctx.settings.maxFileSize);
   const service = new ContractService(modules, ctx.log);
   addHoverSource((analysis, position) => {
     const format = formatOf(ctx);

@@ -3,6 +3,7 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node'
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { PRODUCT } from '../../../shared/protocol';
 import type { Finding, Severity } from '../rules/types';
+import { loadTokenizer } from '../docs/tokens';
 import { analysisOf, type ServerContext } from './context';
 
 const DEBOUNCE_MS = 150;
@@ -20,16 +21,15 @@ export function toDiagnostic(f: Finding): Diagnostic {
 
 export function registerDiagnostics(ctx: ServerContext) {
   const timers = new Map<string, NodeJS.Timeout>();
-  const tooLarge = new Set<string>();
 
   const publish = (doc: TextDocument) => {
     timers.delete(doc.uri);
-    if (doc.getText().length > ctx.settings.maxFileSize && !tooLarge.has(doc.uri)) {
-      tooLarge.add(doc.uri);
-      ctx.log(`${doc.uri} has ${doc.getText().length} characters, more than visAuthoring.maxFileSize (${ctx.settings.maxFileSize}); not analysed`);
-    }
     const analysis = analysisOf(ctx, doc);
-    void ctx.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: analysis ? analysis.findings.map(toDiagnostic) : [] });
+    // Once a file has been analysed, the token table for the docs previews loads in the background.
+    if (analysis?.model.generation) setTimeout(() => void loadTokenizer(), 0);
+    ctx.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: analysis ? analysis.findings.map(toDiagnostic) : [] }).catch((e: unknown) => {
+      ctx.log(`could not publish diagnostics for ${doc.uri}: ${e instanceof Error ? e.message : String(e)}`);
+    });
   };
 
   const schedule = (doc: TextDocument) => {
@@ -49,14 +49,19 @@ export function registerDiagnostics(ctx: ServerContext) {
   ctx.documents.onDidClose((e) => {
     clearTimeout(timers.get(e.document.uri));
     timers.delete(e.document.uri);
-    tooLarge.delete(e.document.uri);
     ctx.analyzer.forget(e.document.uri);
-    void ctx.connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    ctx.connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }).catch(() => undefined);
   });
 
   return {
     refreshAll() {
-      for (const doc of ctx.documents.all()) publish(doc);
+      for (const doc of ctx.documents.all()) {
+        try {
+          publish(doc);
+        } catch (e) {
+          ctx.log(`could not refresh diagnostics for ${doc.uri}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
     },
   };
 }

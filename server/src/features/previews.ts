@@ -1,6 +1,5 @@
 // Model-facing docs previews over LSP: the previewDocs and previewPrompt requests, and two code
 // lenses above the registration call that open them in the client (client/src/previews.ts).
-import fs from 'node:fs';
 import type { CodeLens } from 'vscode-languageserver/node';
 import {
   PreviewDocsCommand,
@@ -13,8 +12,11 @@ import {
 import { analyzeText, type Analysis } from '../analysis';
 import { findExtension } from '../docs/extension';
 import { previewDocs, previewPrompt, type DocsPreview, type PreviewChanges } from '../docs/preview';
+import { loadTokenizer } from '../docs/tokens';
 import type { ToolDocSource } from '../docs/toolDocs';
 import { filePathOf } from '../rules/util';
+import { readTextFileSync } from '../../../shared/files';
+import { formatOf } from './contractHover';
 import { analysisOf, routingVersionOf, type ServerContext } from './context';
 import type { ContractComparer } from './contractDiff';
 
@@ -36,18 +38,23 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource, compa
 
   /** The preview of an open document, or of the file on disk (a preview can outlive its editor). */
   const request = (kind: Kind) => async (params: PreviewDocsParams): Promise<PreviewDocsResult> => {
+    // The token table loads in the background (in slices) after the first analysis; a preview that
+    // comes first waits for it, without holding up other requests.
+    await loadTokenizer();
+    const diff = await changes(kind, params.uri);
     const doc = ctx.documents.get(params.uri);
     let p: DocsPreview | undefined;
-    const diff = await changes(kind, params.uri);
+    let why = 'Vis Authoring is disabled, or the file failed to analyse';
     if (doc) {
       const analysis = analysisOf(ctx, doc);
       p = analysis && build(analysis, kind, diff);
     } else {
-      const text = readFile(params.uri);
-      if (text !== undefined && ctx.settings.enable && text.length <= ctx.settings.maxFileSize) p = build(analyzeText(params.uri, text), kind, diff);
+      const read = readPreviewFile(ctx, params.uri);
+      if (typeof read !== 'string') why = read.reason;
+      else if (ctx.settings.enable) p = build(analyzeText(params.uri, read, ctx.settings.severity, formatOf(ctx), ctx.settings.maxFileSize), kind, diff);
     }
     if (!p) {
-      const text = `No preview for ${params.uri}: it is not analysed (Vis Authoring is disabled, or the file is too large, unreadable or failed to analyse).\n`;
+      const text = `No preview for ${params.uri}: ${why}.\n`;
       return { text, parts: [], tokens: 0 };
     }
     return { text: p.text, parts: p.parts.map((x) => ({ title: x.title, tokens: x.tokens })), tokens: p.tokens };
@@ -72,12 +79,16 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource, compa
   });
 }
 
-function readFile(uri: string): string | undefined {
+/**
+ * The text of a file that is not open, for a preview that outlived its editor. Only files inside a
+ * workspace folder, or documents opened in this session, are read, and only through the guarded
+ * reader: a URI naming a FIFO, a device or a huge file gets its reason at once.
+ */
+/** A closed document's text, when the server may read it: inside a workspace folder, or opened this session. */
+export function readPreviewFile(ctx: ServerContext, uri: string): string | { reason: string } {
   const file = filePathOf(uri);
-  if (file === undefined) return undefined;
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  if (file === undefined) return { reason: 'it is not an open document or a file' };
+  if (!ctx.readable(file)) return { reason: 'it is neither open nor inside a workspace folder, so it is not read' };
+  const read = readTextFileSync(file, { maxBytes: ctx.settings.maxFileSize * 3 });
+  return read.ok ? read.text : { reason: read.message };
 }

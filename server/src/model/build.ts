@@ -640,7 +640,28 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 // ---------------------------------------------------------------------------------------------
 // Expressions → values
 
+/**
+ * How deep toValue may recurse. Brackets nest at most 200 deep in a file Python compiles (and files
+ * over that are not parsed), but a chain of unary operators (`- - - … 1`) has no such bound: past
+ * this depth a value is unknown rather than a stack overflow.
+ */
+const MAX_VALUE_DEPTH = 400;
+let valueDepth = 0;
+
 export function toValue(n: Node): Value {
+  if (valueDepth >= MAX_VALUE_DEPTH) {
+    const { range, text } = spanOf(n);
+    return { kind: 'unknown', range, text };
+  }
+  valueDepth++;
+  try {
+    return readValue(n);
+  } finally {
+    valueDepth--;
+  }
+}
+
+function readValue(n: Node): Value {
   const type = ty(n); // first, so a leaf's span is read from the source
   const { range, text } = spanOf(n);
   switch (type) {

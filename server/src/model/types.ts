@@ -188,4 +188,9 @@ export interface Model {
   recovered: { startRow: number; endRow: number }[];
   /** Top-level statements whose syntax is broken beyond recovery. */
   syntaxErrors: Range[];
+  /**
+   * Set when the file was not parsed (over Python's nesting limits or the size limit, or the parser
+   * failed on it): the model is empty and this says why. Only for files that import the Vis SDK.
+   */
+  unanalysed?: { rule: 'SYN-001' | 'ANA-001'; message: string; range: Range };
 }

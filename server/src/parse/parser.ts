@@ -6,10 +6,26 @@
 // its brackets closed, so the declarations before, inside and after the break stay known.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Edit, Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import type * as TreeSitter from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 
-let ready: Promise<Language> | undefined;
-let language: Language | undefined;
+// ---------------------------------------------------------------------------------------------
+// The parser runtime, and what happens when it faults.
+//
+// web-tree-sitter is one Emscripten module with one WebAssembly memory. A trap inside it (`memory
+// access out of bounds`, `unreachable`) can leave that memory corrupt, and the module keeps it for
+// the life of the process: every later parse of every document would fail. So the runtime is
+// loaded as a file of its own (dist/web-tree-sitter.cjs, or node_modules when run from source) and
+// can be instantiated afresh: `guarded` runs parser work and, on any exception, swaps in a fresh
+// runtime (a spare is kept ready, ~12 ms and ~3 MB to make) and drops everything of the old one.
+// Trees and nodes of the old runtime are never touched again: parse caches remember the epoch
+// their trees were made in, and the declaration model never holds a node.
+
+interface Runtime {
+  module: typeof TreeSitter;
+  language: TreeSitter.Language;
+  parser: TreeSitter.Parser;
+}
 
 /** Where the WASM files are: next to the bundle in dist/, or in node_modules when run from source. */
 function wasmPath(file: 'web-tree-sitter.wasm' | 'tree-sitter-python.wasm'): string {
@@ -22,20 +38,163 @@ function wasmPath(file: 'web-tree-sitter.wasm' | 'tree-sitter-python.wasm'): str
   return path.join(path.dirname(resolve(runtime)), file);
 }
 
-/** Loads the parser runtime and the Python grammar once per process. */
-export function initParser(): Promise<Language> {
+/** The runtime's JavaScript: next to the bundle, or web-tree-sitter's CommonJS build from source. */
+function runtimeFile(): string {
+  const bundled = path.join(__dirname, 'web-tree-sitter.cjs');
+  if (fs.existsSync(bundled)) return bundled;
+  const runtime = 'web-tree-sitter';
+  return require.resolve(runtime);
+}
+
+let grammar: Uint8Array | undefined;
+
+/** A fresh instance of the runtime: the module file evaluated anew, so it gets a memory of its own. */
+async function instantiate(): Promise<Runtime> {
+  const file = runtimeFile();
+  delete require.cache[file];
+  const module = require(file) as typeof TreeSitter;
+  delete require.cache[file];
+  await module.Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm') });
+  grammar ??= fs.readFileSync(wasmPath('tree-sitter-python.wasm'));
+  const language = await module.Language.load(grammar);
+  const parser = new module.Parser();
+  parser.setLanguage(language);
+  return { module, language, parser };
+}
+
+let current: Runtime | undefined;
+let spare: Runtime | undefined;
+let making: Promise<Runtime> | undefined;
+let ready: Promise<void> | undefined;
+/** Incremented each time the runtime is replaced; trees of an older epoch are dead. */
+let epoch = 0;
+let faults = 0;
+const readyListeners: (() => void)[] = [];
+
+function makeSpare(): void {
+  if (spare || making) return;
+  making = instantiate().then(
+    (r) => {
+      making = undefined;
+      if (current) spare = r;
+      else {
+        // A fault left no runtime at all: this one becomes current, and another spare follows.
+        current = r;
+        epoch++;
+        makeSpare();
+        for (const l of readyListeners) l();
+      }
+      return r;
+    },
+    (e) => {
+      making = undefined;
+      throw e;
+    },
+  );
+  making.catch(() => undefined);
+}
+
+/** Loads the parser runtime and the Python grammar once per process (and a spare, in the background). */
+export function initParser(): Promise<void> {
   ready ??= (async () => {
-    await Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm') });
-    language = await Language.load(fs.readFileSync(wasmPath('tree-sitter-python.wasm')));
-    return language;
+    current = await instantiate();
+    // Ready only with a spare, so that the first fault is retried at once.
+    makeSpare();
+    await making;
   })();
   return ready;
 }
 
-export function pythonLanguage(): Language {
-  if (!language) throw new Error('initParser() has not finished');
-  return language;
+/** Resolves when a runtime is ready (at once unless a fault just left none). */
+export async function parserReady(): Promise<void> {
+  await initParser();
+  while (!current) await (making ?? (makeSpare(), making));
 }
+
+/** Called whenever a fault left the server without a runtime and a fresh one is ready again. */
+export function onParserReady(listener: () => void): void {
+  readyListeners.push(listener);
+}
+
+/** Thrown by parser work while no runtime is ready (right after two faults in a row). */
+export class ParserUnavailable extends Error {
+  constructor() {
+    super('the Python parser is restarting after a fault');
+  }
+}
+
+/** A fault inside parser work: the runtime it happened in has been replaced. */
+export class ParserFault extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+function runtime(): Runtime {
+  if (!current) {
+    if (!ready) throw new Error('initParser() has not finished');
+    throw new ParserUnavailable();
+  }
+  return current;
+}
+
+/** Replaces the runtime after a fault: the spare when there is one, else none until a fresh one is made. */
+function replaceRuntime(): void {
+  faults++;
+  current = spare;
+  spare = undefined;
+  epoch++;
+  makeSpare();
+}
+
+/** The current runtime's epoch: a tree made in another epoch must not be used. */
+export function parserEpoch(): number {
+  return epoch;
+}
+
+/** How many faults replaced the runtime so far (for logs and tests). */
+export function parserFaults(): number {
+  return faults;
+}
+
+/** A one-line reason for an exception. */
+function reasonOf(e: unknown): string {
+  if (e instanceof Error) return `${e.constructor?.name && e.constructor.name !== 'Error' ? `${e.constructor.name}: ` : ''}${e.message}`;
+  return String(e);
+}
+
+/**
+ * Runs work that reads trees (parsing, building the model). Any exception from it is a fault: the
+ * runtime is replaced, so whatever the fault did to WASM memory is dropped, and a ParserFault is
+ * thrown. ParserUnavailable passes through as it is.
+ */
+export function guarded<T>(work: () => T): T {
+  const before = epoch;
+  try {
+    return work();
+  } catch (e) {
+    if (e instanceof ParserUnavailable || e instanceof ParserFault) throw e;
+    // Replace the runtime once per fault, even when nested guarded calls see the same exception.
+    if (epoch === before) replaceRuntime();
+    throw new ParserFault(reasonOf(e));
+  }
+}
+
+/** A parser on the current runtime, for benchmarks that time tree-sitter alone. */
+export function newParser(): TreeSitter.Parser {
+  const r = runtime();
+  const p = new r.module.Parser();
+  p.setLanguage(r.language);
+  return p;
+}
+
+/** Test hook: makes the next `times` parses throw as a trap does, to exercise fault containment. */
+export function injectParserFault(times = 1, message = 'memory access out of bounds'): void {
+  pendingFaults = times;
+  faultMessage = message;
+}
+let pendingFaults = 0;
+let faultMessage = '';
 
 /** The text each tree was parsed from, and where its lines start (for positions without a WASM call). */
 export interface Source {
@@ -52,7 +211,14 @@ export function sourceOf(tree: Tree): Source {
 }
 
 function parse(text: string, oldTree?: Tree): Tree | null {
-  const tree = parser().parse(text, oldTree ?? null);
+  const r = runtime();
+  if (pendingFaults > 0) {
+    pendingFaults--;
+    const message = faultMessage;
+    const wasm = (globalThis as unknown as { WebAssembly: { RuntimeError: ErrorConstructor } }).WebAssembly;
+    throw new wasm.RuntimeError(message);
+  }
+  const tree = r.parser.parse(text, oldTree ?? null);
   if (tree) {
     const lineStarts = [0];
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -63,17 +229,9 @@ function parse(text: string, oldTree?: Tree): Tree | null {
 
 /** Parses a small piece of Python on its own (the caller deletes the tree). */
 export function parseSnippet(text: string): Tree | null {
-  return parse(text);
+  return guarded(() => parse(text));
 }
 
-let sharedParser: Parser | undefined;
-function parser(): Parser {
-  if (!sharedParser) {
-    sharedParser = new Parser();
-    sharedParser.setLanguage(pythonLanguage());
-  }
-  return sharedParser;
-}
 
 /** A parsed document: the main tree plus, when recovery ran, the extra trees that cover the broken statements. */
 export interface ParsedDocument {
@@ -251,8 +409,8 @@ function pointAt(text: string, offset: number): { row: number; column: number } 
   return { row: rowAt(text, offset), column: offset - lineStart };
 }
 
-function toTreeSitterEdit(newText: string, e: TextEdit): Edit {
-  return new Edit({
+function toTreeSitterEdit(newText: string, e: TextEdit): TreeSitter.Edit {
+  return new (runtime().module.Edit)({
     startIndex: e.start,
     oldEndIndex: e.oldEnd,
     newEndIndex: e.newEnd,
@@ -264,27 +422,38 @@ function toTreeSitterEdit(newText: string, e: TextEdit): Edit {
 
 /** Parse trees per document URI and version; a new version re-parses incrementally from the previous tree. */
 export class ParseCache {
-  private entries = new Map<string, { version: number; doc: ParsedDocument }>();
+  private entries = new Map<string, { version: number; epoch: number; doc: ParsedDocument }>();
 
   get(uri: string, version: number, text: string): ParsedDocument {
-    const prev = this.entries.get(uri);
+    let prev = this.entries.get(uri);
+    // A tree of a replaced runtime is dead: forget it without touching it.
+    if (prev && prev.epoch !== epoch) {
+      this.entries.delete(uri);
+      prev = undefined;
+    }
     if (prev && prev.version === version && prev.doc.text === text) return prev.doc;
     let doc: ParsedDocument;
     if (prev && prev.doc.text !== text) {
-      doc = parseDocument(text, prev.doc.tree, diffEdit(prev.doc.text, text));
-      disposeDocument(prev.doc);
+      // The old tree is edited in place for the incremental parse, so it is unusable afterwards
+      // whether or not the parse succeeds.
+      this.entries.delete(uri);
+      try {
+        doc = parseDocument(text, prev.doc.tree, diffEdit(prev.doc.text, text));
+      } finally {
+        if (prev.epoch === epoch) disposeDocument(prev.doc);
+      }
     } else if (prev) {
       doc = prev.doc;
     } else {
       doc = parseDocument(text);
     }
-    this.entries.set(uri, { version, doc });
+    this.entries.set(uri, { version, epoch, doc });
     return doc;
   }
 
   delete(uri: string): void {
     const entry = this.entries.get(uri);
-    if (entry) disposeDocument(entry.doc);
+    if (entry && entry.epoch === epoch) disposeDocument(entry.doc);
     this.entries.delete(uri);
   }
 }

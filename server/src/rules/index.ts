@@ -2,6 +2,7 @@
 import type { ContractFormat } from '../contracts/types';
 import type { Model } from '../model/types';
 import { extensionRules } from './extension';
+import { fileRules } from './file';
 import { g1Rules } from './g1';
 import { hookRules } from './hooks';
 import { methodRules } from './methods';
@@ -12,7 +13,7 @@ import { symbolRules } from './symbols';
 import type { Finding, Rule, Severity } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
+export const allRules: Rule[] = [...fileRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
 /** Per-rule severity overrides from the settings; `off` silences a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
@@ -23,7 +24,9 @@ export interface RuleOptions {
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
-  if (!model.generation) return [];
+  // A file that was not parsed has only its file-level finding (and none when it is not a Vis file).
+  if (model.unanalysed) rules = rules.filter((r) => fileRules.includes(r));
+  else if (!model.generation) return [];
   const findings: Finding[] = [];
   const path = pathOf(model.uri);
   for (const rule of rules) {

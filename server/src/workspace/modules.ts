@@ -10,7 +10,9 @@ import { pathToFileURL } from 'node:url';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
 import { ModelBuilder } from '../model/build';
 import type { Model } from '../model/types';
-import { disposeDocument, parseDocument } from '../parse/parser';
+import { DEFAULT_MAX_FILE_SIZE, checkNestingLimits } from '../parse/limits';
+import { ParserFault, ParserUnavailable, disposeDocument, guarded, parseDocument } from '../parse/parser';
+import { readTextFileSync } from '../../../shared/files';
 
 /**
  * The text of a document open in the editor, by file path; undefined reads the disk. A view of another
@@ -35,7 +37,11 @@ export class WorkspaceModules {
   /** Files parsed from disk so far (for tests and the bench). */
   reads = 0;
 
-  constructor(private open: OpenDocumentLookup = () => undefined) {}
+  constructor(
+    private open: OpenDocumentLookup = () => undefined,
+    /** Modules with more characters are not read (visAuthoring.maxFileSize). */
+    private maxFileSize: () => number = () => DEFAULT_MAX_FILE_SIZE,
+  ) {}
 
   /** The current stamp of a file, or undefined when it does not exist. */
   stamp(file: string): string | undefined {
@@ -59,16 +65,24 @@ export class WorkspaceModules {
     }
     const hit = this.cache.get(file);
     if (hit && hit.stamp === stamp) return hit.model;
-    const text = this.open(file)?.text ?? readText(file);
-    if (text === undefined) return undefined;
+    const max = this.maxFileSize();
+    const text = this.open(file)?.text ?? readText(file, max);
+    if (text === undefined || text.length > max || checkNestingLimits(text)) return undefined;
     if (!stamp.startsWith('open:')) this.reads++;
-    const doc = parseDocument(text);
     try {
-      const model = new ModelBuilder().build(pathToFileURL(file).href, doc);
+      const model = guarded(() => {
+        const doc = parseDocument(text);
+        try {
+          return new ModelBuilder().build(pathToFileURL(file).href, doc);
+        } finally {
+          disposeDocument(doc);
+        }
+      });
       this.cache.set(file, { stamp, model });
       return model;
-    } finally {
-      disposeDocument(doc);
+    } catch (e) {
+      if (e instanceof ParserFault || e instanceof ParserUnavailable) return undefined;
+      throw e;
     }
   }
 
@@ -113,12 +127,10 @@ export class WorkspaceModules {
   }
 }
 
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** A module's text through the guarded reader (regular files only, at most 3 bytes per allowed character). */
+function readText(file: string, maxChars = DEFAULT_MAX_FILE_SIZE): string | undefined {
+  const read = readTextFileSync(file, { maxBytes: maxChars * 3 });
+  return read.ok ? read.text : undefined;
 }
 
 /** The files an import may name: `a/b.py` or `a/b/__init__.py` under the right folders. */
