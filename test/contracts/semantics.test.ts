@@ -89,6 +89,30 @@ describe('default_source: repr of every constant type, and exact folding (C3)', 
     });
   }
 
+  const FOLDED: Record<ContractFormat, string> = {
+    C1: '{"version":1,"name":"f","tag":"observation","description":"Doc.","signature":"table=..., n=..., k=..., m=None","parameters":[' +
+      `{"name":"table","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"type":${ANY}},` +
+      `{"name":"n","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"type":${ANY}},` +
+      `{"name":"k","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"type":${ANY}},` +
+      `{"name":"m","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":true,"type":${ANY}}],"returns":${ANY}}`,
+    C2: '{"version":1,"name":"f","tag":"observation","description":"Doc.","signature":"(table=..., n=..., k=..., m=None)","parameters":[' +
+      `{"name":"table","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"type":${ANY}},` +
+      `{"name":"n","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"type":${ANY}},` +
+      `{"name":"k","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"type":${ANY}},` +
+      `{"name":"m","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":true,"type":${ANY}}],"returns":${ANY}}`,
+    C3: '{"version":1,"name":"f","tag":"observation","description":"Doc.","signature":"(table={1: \'y\'}, n=1000, k=-1, m=None)","parameters":[' +
+      `{"name":"table","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"default_source":"{1: 'y'}","type":${ANY}},` +
+      `{"name":"n","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"default_source":"1000","type":${ANY}},` +
+      `{"name":"k","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":false,"default_source":"-1","type":${ANY}},` +
+      `{"name":"m","kind":"positional_or_keyword","required":false,"has_default":true,"default_is_none":true,"default_source":"None","type":${ANY}}],"returns":${ANY}}`,
+  };
+  for (const format of ['C1', 'C2', 'C3'] as const) {
+    it(`gives the exact contract of folded and collapsed defaults in ${format}`, () => {
+      const c = contractOf('NOTHING = None\n\ndef f(table={1: "x", True: "y"}, n=10**3, k=-(1), m=(NOTHING)):\n    """Doc."""\n\ns = vis.Symbol(f)\n', format);
+      assert.equal(js(c), FOLDED[format]);
+    });
+  }
+
   it('says why a default is not known, and shows it as ... with default_source null', () => {
     const t = tool('def make():\n    return 1\n\ndef f(a=make(), b={"x", "y"}, c=UNDEFINED, d=[x for x in ()]):\n    """Doc."""\n\ns = vis.Symbol(f)\n', 'C3');
     assert.equal(t.contract.signature, '(a=..., b=..., c=..., d=...)');
@@ -149,10 +173,11 @@ describe('the object path: Python flattens unions and evaluates Literal values',
   const fieldTypes = () => Object.fromEntries(withHelper(ENTRY, 'C3')[0].tools[0].contract.returns.fields!.map((f) => [f.name, js(f.type)]));
   const UNION = `{"kind":"union","name":"union","arguments":[${INT},${STR},${NONE}]}`;
 
-  it('flattens int | str | None and Optional[Union[int, str]] to one union', () => {
-    const t = fieldTypes();
-    assert.equal(t.a, UNION);
-    assert.equal(t.b, UNION);
+  it('flattens int | str | None and Optional[Union[int, str]] to one union, in every format', () => {
+    for (const format of ['C1', 'C2', 'C3'] as const) {
+      const fields = withHelper(ENTRY, format)[0].tools[0].contract.returns.fields!;
+      assert.deepEqual(fields.slice(0, 2).map((f) => js(f.type)), [UNION, UNION], format);
+    }
   });
 
   it('de-duplicates members: Union[int, int] is int, Union[int, Optional[int]] is int | None, equal Literals merge', () => {
