@@ -4,7 +4,6 @@
 import { Analyzer } from '../server/src/analysis';
 import { ContractService, hoverMarkdown } from '../server/src/features/contractHover';
 import { initParser } from '../server/src/parse/parser';
-import { WorkspaceModules } from '../server/src/workspace/modules';
 import { revisionContracts } from '../server/src/compare/committed';
 import { compareContracts, contractSet } from '../server/src/contracts/diff';
 import { unknownTools } from '../server/src/features/status';
@@ -73,7 +72,7 @@ export default async function run(): Promise<void> {
   const analysis = analyzer.analyze('file:///bench/extension.py', 1, text);
   const analysisMs = performance.now() - t0;
 
-  const service = new ContractService(new WorkspaceModules());
+  const service = new ContractService((a) => analyzer.program.symbols(a.model.uri));
   const positions = lines.flatMap((l, line) => (l.includes('vis.Symbol(tool_') ? [{ line, character: l.indexOf('vis.Symbol') + 4 }] : []));
   const t1 = performance.now();
   const first = service.at(analysis, positions[0], 'C3');
@@ -109,9 +108,11 @@ export default async function run(): Promise<void> {
   const rounds: { analysis: number; status: number; committed: number; compare: number }[] = [];
   for (let i = 0; i < 7; i++) {
     const a0 = performance.now();
-    const fresh = new Analyzer().analyze('file:///bench/extension.py', 1, edited);
+    const fresh = new Analyzer();
+    fresh.analyze('file:///bench/extension.py', 1, edited);
     const a1 = performance.now();
-    const infos = new ContractService(new WorkspaceModules()).infos(fresh, 'C3');
+    // The program's Symbol analysis (computed for the rules) with every tool's contract and its unknowns.
+    const infos = fresh.program.symbols('file:///bench/extension.py');
     unknownTools(infos);
     const a2 = performance.now();
     const snapshot = await revisionContracts('/bench/extension.py', async (f) => (f === '/bench/extension.py' ? text : null), 'C3');

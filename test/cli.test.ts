@@ -5,15 +5,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { NOTES, project } from './helpers/project';
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
-const run = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+const run = (...args: string[]) => runIn(undefined, ...args);
+const runIn = (cwd: string | undefined, ...args: string[]) => {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
 const VALID = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="ok", description="Fine."))\n';
 const INVALID = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="bad", description=""))\n';
+/** The same mistake in an extension of another name (one project keeps one extension per name). */
+const invalid = (name: string) => INVALID.replace('"bad"', JSON.stringify(name));
 
 describe('check CLI', () => {
   let dir: string;
@@ -29,9 +33,9 @@ describe('check CLI', () => {
     write('test_bad.py', INVALID);
     write('bad_test.py', INVALID);
     write('.hidden.py', INVALID);
-    write('pkg/extension.py', INVALID);
+    write('pkg/extension.py', invalid('pkg'));
     write('pkg/helpers.py', INVALID);
-    write('versioned/current/extension.py', INVALID);
+    write('versioned/current/extension.py', invalid('versioned'));
     write('versioned/0.1.0/extension.py', INVALID);
   });
 
@@ -41,7 +45,7 @@ describe('check CLI', () => {
     assert.equal(
       r.stdout,
       ['bad.py', 'pkg/extension.py', 'versioned/current/extension.py']
-        .map((f) => `${path.join(dir, f)}:3:62: error [EXT-004] vis.Extension requires description=<non-empty string>\n`)
+        .map((f) => `${path.join(dir, f)}:3:${59 + (f === 'bad.py' ? 'bad' : f.split('/')[0]).length}: error [EXT-004] vis.Extension requires description=<non-empty string>\n`)
         .join(''),
     );
     assert.equal(r.stderr, '4 files checked, 3 errors\n');
@@ -68,7 +72,8 @@ describe('check CLI', () => {
   it('checks the examples: every generation valid, the broken greeter with all its errors at once', () => {
     const root = path.join(__dirname, '..', 'examples');
     const valid = run('check', path.join(root, 'extensions'));
-    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '3 files checked, 0 errors\n']);
+    // The package probe/ brings its sibling modules (src/probe/__init__.py and models.py) along.
+    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '5 files checked, 0 errors\n']);
     const broken = run('check', path.join(root, 'broken'));
     const file = path.join(root, 'broken', 'greeter.py');
     assert.equal(broken.code, 1);
@@ -85,6 +90,24 @@ describe('check CLI', () => {
         .map((l) => `${file}:${l}\n`)
         .join(''),
     );
+  });
+
+  it('checks what Vis would load at a project root: .vis/extensions entries and the modules they reach, not test files', () => {
+    const p = project(NOTES.files);
+    try {
+      const tools = path.join(p.root, NOTES.tools);
+      const expected = [
+        `${tools}:${p.line(NOTES.tools, 'LIMIT = 10') + 1}:5: error [SYM-013] vis.Symbol(object, ...): public attribute 'notes.LIMIT' has unsupported value of type int; expose callable methods, nest a capability object, or make the attribute private\n`,
+        `${tools}:${p.line(NOTES.tools, 'def save(') + 1}:9: error [SYM-016] vis.Symbol: save needs a docstring - it becomes the model-facing doc()\n`,
+      ].join('');
+      const r = run('check', p.root);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [1, expected, '4 files checked, 2 errors\n']);
+      // No path: the current folder, paths relative to it.
+      const here = runIn(p.root, 'check');
+      assert.deepEqual([here.code, here.stdout, here.stderr], [1, expected.replaceAll(`${p.root}/`, ''), '4 files checked, 2 errors\n']);
+    } finally {
+      p.remove();
+    }
   });
 
   it('numstat prints the line_changes counts as git diff --numstat does', () => {

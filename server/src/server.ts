@@ -8,10 +8,9 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { Analyzer } from './analysis';
 import { registerCodeActions } from './features/codeActions';
 import { formatOf, registerContractHover } from './features/contractHover';
-import { registerDiagnostics } from './features/diagnostics';
+import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
 import { registerPreviews } from './features/previews';
@@ -19,39 +18,62 @@ import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
 import type { ServerContext, Settings } from './features/context';
-import { FileAccess, defaultSettings } from './features/context';
+import { FileAccess, defaultSettings, textOf } from './features/context';
 import { initParser, onParserReady } from './parse/parser';
 import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
 import { registerContractDiff } from './features/contractDiff';
+import { filePathOf } from './rules/util';
+import { globalExtensionsDir } from './workspace/discovery';
+import { canonicalUri } from './workspace/program';
+import { Workspace } from './workspace/workspace';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-const access = new FileAccess();
+// Open documents by the canonical URI the programs use (an editor may spell a file: URI differently).
+const openByUri = new Map<string, TextDocument>();
+documents.onDidOpen((e) => openByUri.set(canonicalUri(e.document.uri), e.document));
+documents.onDidChangeContent((e) => openByUri.set(canonicalUri(e.document.uri), e.document));
+documents.onDidClose((e) => openByUri.delete(canonicalUri(e.document.uri)));
+const globalDir = globalExtensionsDir();
 const ctx: ServerContext = {
   connection,
   documents,
-  analyzer: new Analyzer(),
+  workspace: new Workspace({
+    open: (uri) => {
+      const doc = openByUri.get(uri);
+      return doc && { version: doc.version, text: textOf(doc), uri: doc.uri };
+    },
+    globalDir,
+    // VIS_AUTHORING_TRACE=analysis logs each module version analysed and each Symbol analysis (tests, diagnosis).
+    trace: /\banalysis\b/.test(process.env.VIS_AUTHORING_TRACE ?? '') ? (m) => connection.console.log(`[${PRODUCT}] trace: ${m}`) : undefined,
+  }),
   settings: defaultSettings(),
   log: (message) => connection.console.log(`[${PRODUCT}] ${message}`),
   readable: (file) => access.readable(file),
 };
+const access = new FileAccess(() => ctx.workspace.all().flatMap((p) => (p.root ? [p.root] : [])));
 documents.onDidOpen((e) => access.opened(e.document.uri));
 let canPullConfiguration = false;
 let clientProvidesCommits = false;
+let canWatchFiles = false;
+let canFollowFolders = false;
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;
-  access.setFolders(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
+  canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+  canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
+  ctx.workspace.setFolders((params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : [])).flatMap((u) => filePathOf(u) ?? []));
   const options = params.initializationOptions as Partial<Settings> | undefined;
-  if (options) applySettings(options);
+  if (options) applySettings(options, false);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
       hoverProvider: true,
       codeLensProvider: { resolveProvider: false },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: PRODUCT },
   };
@@ -60,27 +82,42 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
 connection.onInitialized(async () => {
   if (canPullConfiguration) {
     await connection.client.register(DidChangeConfigurationNotification.type, undefined);
-    await pullSettings();
+    await pullSettings(false);
   }
+  if (canWatchFiles) {
+    await watchFiles(connection, globalDir).then(
+      () => ctx.workspace.watch(globalDir),
+      (e) => ctx.log(`file watchers not registered: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+  if (canFollowFolders) {
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      const current = ctx.workspace.all().flatMap((p) => (p.root ? [p.root] : []));
+      const removed = new Set(e.removed.flatMap((f) => filePathOf(f.uri) ?? []));
+      ctx.workspace.setFolders([...current.filter((r) => !removed.has(r)), ...e.added.flatMap((f) => filePathOf(f.uri) ?? [])]);
+      void diagnostics.index();
+    });
+  }
+  void diagnostics.index();
 });
 
 connection.onDidChangeConfiguration(async (change) => {
-  if (canPullConfiguration) await pullSettings();
-  else if (change.settings?.visAuthoring) applySettings(change.settings.visAuthoring);
+  if (canPullConfiguration) await pullSettings(true);
+  else if (change.settings?.visAuthoring) applySettings(change.settings.visAuthoring, true);
 });
 
-async function pullSettings(): Promise<void> {
-  const s = (await connection.workspace.getConfiguration('visAuthoring')) as Partial<Settings> | null;
-  if (s) applySettings(s);
+connection.onDidChangeWatchedFiles((params) => diagnostics.filesChanged(params.changes));
+
+async function pullSettings(refresh: boolean): Promise<void> {
+  const [s, python] = (await connection.workspace.getConfiguration([{ section: 'visAuthoring' }, { section: 'python' }])) as [Partial<Settings> | null, { defaultInterpreterPath?: unknown } | null];
+  const interpreter = typeof python?.defaultInterpreterPath === 'string' && python.defaultInterpreterPath && python.defaultInterpreterPath !== 'python' ? python.defaultInterpreterPath : undefined;
+  if (s) applySettings(s, refresh, interpreter);
 }
 
-function applySettings(s: Partial<Settings>): void {
+function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
   ctx.settings = { ...defaultSettings(), ...s };
-  ctx.analyzer.overrides = ctx.settings.severity ?? {};
-  ctx.analyzer.maxFileSize = ctx.settings.maxFileSize;
-  ctx.analyzer.contractFormat = formatOf(ctx);
-  ctx.analyzer.invalidate();
-  diagnostics.refreshAll();
+  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatOf(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
+  if (refresh) diagnostics.refreshAll();
 }
 
 const diagnostics = registerDiagnostics(ctx);
@@ -98,7 +135,6 @@ registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => c
 // document is analysed again.
 onParserReady(() => {
   ctx.log('the Python parser was restarted after a fault');
-  ctx.analyzer.invalidate();
   diagnostics.refreshAll();
 });
 

@@ -7,9 +7,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { initParser } from '../../server/src/parse/parser';
-import { symbolInfos, type SymbolInfo } from '../../server/src/contracts';
-import { WorkspaceModules, sourcePaths } from '../../server/src/workspace/modules';
-import { js, modelOf } from './helpers';
+import type { SymbolInfo } from '../../server/src/contracts';
+import { readToml, sourcePathsOf } from '../../server/src/workspace/manifest';
+import { Program, type OpenDocuments } from '../../server/src/workspace/program';
+import { js } from './helpers';
 
 before(async () => {
   await initParser();
@@ -30,10 +31,9 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-function infos(dir: string, modules = new WorkspaceModules(), entry = 'extension.py'): SymbolInfo[] {
-  const file = path.join(dir, entry);
-  const model = modelOf(fs.readFileSync(file, 'utf8'), pathToFileURL(file).href);
-  return symbolInfos(model, { format: 'C3', loader: modules.loaderFor(file, model), path: file });
+/** The Symbol analysis of the entry through a program on the folder (as the server and CLI read it). */
+function infos(dir: string, program = new Program({ root: dir }), entry = 'extension.py'): SymbolInfo[] {
+  return program.symbols(pathToFileURL(path.join(dir, entry)).href);
 }
 
 const returns = (i: SymbolInfo) => js((i.contract as { returns: unknown }).returns);
@@ -90,23 +90,30 @@ describe('cross-file types', () => {
 
   it('caches parsed modules and re-reads a file when it changes; the open document wins', () => {
     const dir = project({ 'extension.py': ENTRY('from .models import Reading'), 'models.py': READING });
-    const modules = new WorkspaceModules();
+    const program = new Program({ root: dir });
     // Contracts are computed when read: each read of the return type goes through the loader.
-    returns(infos(dir, modules)[0]);
-    returns(infos(dir, modules)[0]);
-    assert.equal(modules.reads, 1);
-    fs.writeFileSync(path.join(dir, 'models.py'), READING.replace('value: float', 'value: int\n    unit: str = "s"'));
-    const changed = returns(infos(dir, modules)[0]);
-    assert.equal(modules.reads, 2);
+    returns(infos(dir, program)[0]);
+    returns(infos(dir, program)[0]);
+    assert.equal(program.modules.analyses, 2, 'the entry and models.py, each once');
+    assert.equal(program.stats.symbolAnalyses, 1);
+    const models = path.join(dir, 'models.py');
+    fs.writeFileSync(models, READING.replace('value: float', 'value: int\n    unit: str = "s"'));
+    fs.utimesSync(models, new Date(), new Date(Date.now() + 5000));
+    const changed = returns(infos(dir, program)[0]);
+    assert.equal(program.modules.analyses, 3, 'models.py again, the entry not');
+    assert.equal(program.stats.symbolAnalyses, 2);
     assert.ok(changed.includes('"name":"unit"'), changed);
-    const open = new WorkspaceModules((file) => (file.endsWith('models.py') ? { version: 7, text: READING.replace('value: float', 'value: bytes') } : undefined));
+    const uri = pathToFileURL(models).href;
+    const openDocs: OpenDocuments = (u) => (u === uri ? { version: 7, text: READING.replace('value: float', 'value: bytes') } : undefined);
+    const open = new Program({ root: dir, open: openDocs });
     assert.ok(returns(infos(dir, open)[0]).includes('"name":"bytes"'));
-    assert.equal(open.reads, 0);
   });
 
   it('reads source_paths from TOML', () => {
-    assert.deepEqual(sourcePaths('[tool.vis]\nsource_paths = ["a", \'b\']\n'), ['a', 'b']);
-    assert.deepEqual(sourcePaths('[tool.other]\nsource_paths = ["a"]\n'), undefined);
-    assert.deepEqual(sourcePaths('[tool.vis]\nsource_paths = [\n  "x", # first\n  "y",\n]\n'), ['x', 'y']);
+    const paths = (toml: string) => sourcePathsOf(readToml('pyproject', '/p/pyproject.toml', toml));
+    assert.deepEqual(paths('[tool.vis]\nsource_paths = ["a", \'b\']\n'), ['a', 'b']);
+    assert.deepEqual(paths('[tool.other]\nsource_paths = ["a"]\n'), undefined);
+    assert.deepEqual(paths('[tool.vis]\nsource_paths = [\n  "x", # first\n  "y",\n]\n'), ['x', 'y']);
+    assert.deepEqual(paths('tool.vis.source_paths = "lib"\n'), ['lib']);
   });
 });

@@ -17,31 +17,52 @@ export interface TestServer {
   diagnostics(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
   open(uri: string, text: string, version?: number): void;
   change(uri: string, text: string, version: number): void;
+  /** The server's log messages (window/logMessage) so far. */
+  logs: string[];
+  /** The work-done progress notifications the server sent ($/progress values). */
+  progress: { kind: string; title?: string; message?: string }[];
   stop(): Promise<void>;
 }
 
-export async function startServer(initializationOptions: unknown = {}): Promise<TestServer> {
+export interface StartOptions {
+  /** The workspace folder (rootUri and workspaceFolders). */
+  rootUri?: string;
+  /** Extra environment for the server process (e.g. VIS_EXTENSIONS_DIR, VIS_AUTHORING_TRACE). */
+  env?: NodeJS.ProcessEnv;
+  /** Client capabilities beyond workspace/configuration. */
+  capabilities?: Record<string, unknown>;
+}
+
+export async function startServer(initializationOptions: unknown = {}, options: StartOptions = {}): Promise<TestServer> {
   const serverPath = path.join(__dirname, '..', '..', 'dist', 'server.js');
-  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiting: { uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
     const i = waiting.findIndex((w) => w.uri === p.uri && w.accept(p));
     if (i !== -1) waiting.splice(i, 1)[0].resolve(p);
   });
-  connection.onRequest('workspace/configuration', () => [initializationOptions]);
+  const logs: string[] = [];
+  const progress: TestServer['progress'] = [];
+  connection.onNotification('window/logMessage', (p: { message: string }) => logs.push(p.message));
+  connection.onNotification('$/progress', (p: { value: TestServer['progress'][number] }) => progress.push(p.value));
+  connection.onRequest('window/workDoneProgress/create', () => null);
+  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'visAuthoring' ? initializationOptions : {})));
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
   await connection.sendRequest('initialize', {
     processId: process.pid,
-    rootUri: null,
-    capabilities: { workspace: { configuration: true } },
+    rootUri: options.rootUri ?? null,
+    workspaceFolders: options.rootUri ? [{ uri: options.rootUri, name: 'root' }] : null,
+    capabilities: { workspace: { configuration: true }, ...options.capabilities },
     initializationOptions,
   });
   await connection.sendNotification('initialized', {});
   return {
     connection,
     process: child,
+    logs,
+    progress,
     diagnostics(uri, accept = () => true) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} within 10 s`)), 10_000);

@@ -7,6 +7,20 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 
+/** What a misbehaving gateway does instead of answering a request. */
+export type Misbehaviour =
+  | { kind: 'close-mid' } // headers and part of the body, then the connection is cut
+  | { kind: 'html' } // 200 with an HTML page
+  | { kind: 'invalid-json' } // 200 application/json that is not JSON
+  | { kind: 'empty' } // 200 with no body
+  | { kind: 'status'; status: number; body?: string }
+  | { kind: 'drip'; everyMs: number } // one byte at a time, never finishing
+  | { kind: 'huge'; bytes: number } // a body of that size, streamed
+  | { kind: 'sse-no-newlines' } // an event stream that never ends a line
+  | { kind: 'redirect'; status: number; to: string }
+  | { kind: 'slow'; delayMs: number } // the normal answer, late
+  | { kind: 'hang' }; // accept the request, never answer
+
 export interface FakeOptions {
   protocol: number;
   version?: string;
@@ -22,6 +36,8 @@ export interface FakeOptions {
   /** Serve /v1/events (default true). */
   events?: boolean;
   db?: string;
+  /** Misbehave on some requests (checked before the route answers; undefined: answer normally). */
+  misbehave?: (method: string, path: string, n: number) => Misbehaviour | undefined;
 }
 
 export interface Seen {
@@ -44,6 +60,8 @@ export class FakeGateway {
   private timers = new Set<NodeJS.Timeout>();
   private n = 0;
   port = 0;
+  /** Bytes written to streams that misbehave by size (huge bodies, newline-less events), until the client hung up. */
+  streamed = 0;
 
   constructor(readonly opts: FakeOptions) {}
 
@@ -91,6 +109,8 @@ export class FakeGateway {
       const url = new URL(req.url ?? '/', 'http://x');
       this.seen.push({ method: req.method ?? '', path: url.pathname + url.search, headers: req.headers, body });
       if (++this.n > MAX_REQUESTS) return this.json(res, 503, { error: 'too many requests for a test' });
+      const bad = this.opts.misbehave?.(req.method ?? '', url.pathname, this.n);
+      if (bad) return this.misbehave(bad, req, url, body, res);
       this.route(req.method ?? '', url, req.headers, body, res);
     });
   }
@@ -164,6 +184,70 @@ export class FakeGateway {
       return;
     }
     return this.json(res, 404, { error: `no route ${method} ${p}` });
+  }
+
+  private misbehave(b: Misbehaviour, req: http.IncomingMessage, url: URL, body: any, res: http.ServerResponse): void {
+    const later = (ms: number, f: () => void) => {
+      const t = setTimeout(() => { this.timers.delete(t); f(); }, ms);
+      this.timers.add(t);
+    };
+    switch (b.kind) {
+      case 'close-mid':
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '1000' });
+        res.write('{"protocol": {"proto');
+        later(20, () => res.destroy());
+        return;
+      case 'html': {
+        const page = '<!doctype html>\n<html><head><title>Welcome to nginx!</title></head><body>It works</body></html>';
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end(page);
+        return;
+      }
+      case 'invalid-json':
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end('{"id": "s1", "root": ');
+        return;
+      case 'empty':
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end();
+        return;
+      case 'status':
+        res.writeHead(b.status, { 'Content-Type': 'application/json' });
+        res.end(b.body ?? JSON.stringify({ error: `status ${b.status}` }));
+        return;
+      case 'drip': {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        const drip = () => { if (!res.destroyed) { res.write(' '); later(b.everyMs, drip); } };
+        drip();
+        return;
+      }
+      case 'huge':
+      case 'sse-no-newlines': {
+        res.writeHead(200, { 'Content-Type': b.kind === 'huge' ? 'application/json' : 'text/event-stream' });
+        const total = b.kind === 'huge' ? b.bytes : 64 * 1024 * 1024;
+        const chunk = Buffer.alloc(64 * 1024, b.kind === 'huge' ? 0x20 : 0x78);
+        if (b.kind === 'huge') chunk[0] = 0x5b;
+        const pump = () => {
+          while (!res.destroyed && this.streamed < total) {
+            this.streamed += chunk.length;
+            if (!res.write(chunk)) { res.once('drain', pump); return; }
+          }
+          if (!res.destroyed) res.end();
+        };
+        this.streamed = 0;
+        pump();
+        return;
+      }
+      case 'redirect':
+        res.writeHead(b.status, { Location: b.to, 'Content-Type': 'text/plain' });
+        res.end('moved');
+        return;
+      case 'slow':
+        later(b.delayMs, () => this.route(req.method ?? '', url, req.headers, body, res));
+        return;
+      case 'hang':
+        return;
+    }
   }
 
   private emit(sid: string, event: string, data: unknown): void {

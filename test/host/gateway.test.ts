@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { after, afterEach, describe, it } from 'node:test';
 import { discoverGateways, parseRegistryEntry, pickGateway } from '../../client/src/host/discovery';
 import { HostError } from '../../client/src/host/errors';
-import { GatewayClient, MIN_GATEWAY_PROTOCOL, SessionStore } from '../../client/src/host/gateway';
-import { FakeGateway, LEGACY_FAILED, LEGACY_OK, N_FAILED } from './fakeGateway';
+import { GatewayClient, MIN_GATEWAY_PROTOCOL, SessionStore, operation } from '../../client/src/host/gateway';
+import { FakeGateway, LEGACY_FAILED, LEGACY_OK, Misbehaviour, N_FAILED } from './fakeGateway';
 
 const tmpRoots: string[] = [];
 async function tmp(prefix: string): Promise<string> {
@@ -173,7 +173,7 @@ describe('gateway client, protocol 12 (newer Vis)', () => {
   it('times out on a slow turn and names the fix', async () => {
     const { home } = await setup({ protocol: 12, title: () => LEGACY_OK, turnDelayMs: 4000 });
     const e = await rejects((await connect(home)).reload(process.cwd(), new MemoryStore(), { timeoutMs: 400, pollMs: 50 }), 'timeout');
-    assert.match(e.message, /^\/reload did not finish within 0 s \(turn t1 is "running"\)\.$/);
+    assert.equal(e.message, '/reload did not finish within 0.4 s (waiting for turn t1, still "running").');
     assert.match(e.fix, /visAuthoring\.host\.reloadTimeoutSeconds/);
   });
 });
@@ -231,7 +231,7 @@ describe('gateway failures name their fix', () => {
     gateways.push(g);
     await g.register(home, { pid: dead });
     e = await rejects(connect(home), 'no-gateway');
-    assert.match(e.message, /^No Vis gateway is running \(1 stale registry entry in .*registry\)\.$/);
+    assert.match(e.message, new RegExp(`^No Vis gateway is running \\(1 stale registry entry in .*registry: [0-9a-f]{64}\\.edn: its process ${dead} is gone\\)\\.$`));
     assert.deepEqual(g.seen, [], 'a dead pid is not even asked');
   });
 
@@ -272,3 +272,139 @@ describe('discovery', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('a misbehaving gateway: a clear message with a fix, within the reload timeout', () => {
+  const rejections: unknown[] = [];
+  const onRejection = (e: unknown) => rejections.push(e);
+  process.on('unhandledRejection', onRejection);
+  after(() => {
+    process.off('unhandledRejection', onRejection);
+    assert.deepEqual(rejections, [], 'no unhandled rejection');
+  });
+
+  /** Connects and reloads as the reload command does: one operation of `timeoutMs`. */
+  async function reloadWithin(home: string, timeoutMs: number, extra: Partial<Parameters<typeof GatewayClient.connect>[0]> = {}) {
+    const op = operation(timeoutMs);
+    const t0 = Date.now();
+    try {
+      const c = await GatewayClient.connect({ paths: { home, env: {} }, clientVersion: '0.1.0-test', ...extra }, op);
+      clients.push(c);
+      return { outcome: await c.reload(process.cwd(), new MemoryStore(), { timeoutMs, op, pollMs: 20 }), ms: Date.now() - t0 };
+    } catch (e) {
+      return { error: e, ms: Date.now() - t0 };
+    }
+  }
+  function failed(r: { error?: unknown; ms: number }, code: string, timeoutMs: number): HostError {
+    assert.ok(r.error instanceof HostError, `expected a HostError, got ${(r.error as Error)?.stack ?? 'success'}`);
+    assert.equal(r.error.code, code, r.error.text);
+    assert.ok(r.error.fix.length > 20, 'names a fix');
+    assert.ok(r.ms < timeoutMs + 1000, `ended in ${r.ms} ms (timeout ${timeoutMs} ms)`);
+    return r.error;
+  }
+  const on = (method: string, route: string, b: Misbehaviour) => (m: string, p: string) => (m === method && p === route ? b : undefined);
+
+  it('closes the connection in the middle of an answer', async () => {
+    const { home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('GET', '/v1/capabilities', { kind: 'close-mid' }) });
+    const e = failed(await reloadWithin(home, 3000), 'unreachable', 3000);
+    assert.match(e.message, /^The Vis gateway at http:\/\/127\.0\.0\.1:\d+ closed the connection in the middle of its answer to GET \/v1\/capabilities\.$/);
+    assert.equal(e.fix, 'It may have crashed or restarted: see Vis: Open Host Log, then run Vis: Reload Vis Extensions again.');
+  });
+
+  it('answers HTML, invalid JSON or nothing where JSON belongs', async () => {
+    let { g, home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('GET', '/v1/capabilities', { kind: 'html' }) });
+    let e = failed(await reloadWithin(home, 3000), 'bad-answer', 3000);
+    assert.equal(e.message, `The Vis gateway at http://127.0.0.1:${g.port} answered GET /v1/capabilities with HTML (<!doctype html> <html><head><title>Welcome to nginx!</title></head><body>It work…), not JSON.`);
+    assert.match(e.fix, new RegExp(`another program may be listening on port ${g.port}, where the registry file .*\\.edn points\\. Stop Vis`));
+    ({ g, home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('POST', '/v1/sessions', { kind: 'invalid-json' }) }));
+    e = failed(await reloadWithin(home, 3000), 'bad-answer', 3000);
+    assert.equal(e.message, `The Vis gateway at http://127.0.0.1:${g.port} answered POST /v1/sessions with \`{"id": "s1", "root":\`, not JSON.`);
+    ({ g, home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('POST', '/v1/sessions', { kind: 'empty' }) }));
+    e = failed(await reloadWithin(home, 3000), 'http', 3000);
+    assert.equal(e.message, 'POST /v1/sessions answered without a session id.');
+  });
+
+  it('fails with HTTP 5xx', async () => {
+    const { home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('POST', '/v1/sessions', { kind: 'status', status: 500, body: '{"error": "db is locked"}' }) });
+    const e = failed(await reloadWithin(home, 3000), 'http', 3000);
+    assert.equal(e.message, 'The Vis gateway failed on POST /v1/sessions (HTTP 500: db is locked).');
+    assert.equal(e.fix, 'This is a fault inside Vis: see Vis: Open Host Log; restarting its gateway (`vis-agent gateway stop`) usually clears it.');
+    const { home: h2 } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('POST', '/v1/clients', { kind: 'status', status: 502, body: '<html>Bad Gateway</html>' }) });
+    assert.equal(failed(await reloadWithin(h2, 3000), 'http', 3000).message, 'The Vis gateway failed on POST /v1/clients (HTTP 502: HTML (<html>Bad Gateway</html>)).');
+  });
+
+  it('drips an answer that never finishes: the reload ends at its timeout', async () => {
+    const { home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('GET', '/v1/capabilities', { kind: 'drip', everyMs: 50 }) });
+    const r = await reloadWithin(home, 1500);
+    const e = failed(r, 'timeout', 1500);
+    assert.equal(e.message, '/reload did not finish within 1.5 s (waiting for GET /v1/capabilities).');
+    assert.match(e.fix, /visAuthoring\.host\.reloadTimeoutSeconds/);
+    assert.ok(r.ms >= 1400, `waited the whole timeout (${r.ms} ms)`);
+  });
+
+  it('answers every request just under the per-request timeout: one deadline for the whole reload', async () => {
+    const { home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: (_m, p) => (p === '/healthz' ? undefined : { kind: 'slow', delayMs: 700 }) });
+    const r = await reloadWithin(home, 2000, { requestTimeoutMs: 800 });
+    const e = failed(r, 'timeout', 2000);
+    assert.match(e.message, /^\/reload did not finish within 2 s \(waiting for (GET|POST) \/v1\/\S+\)\.$/);
+  });
+
+  it('sends a 100 MB body: refused past 16 MiB without buffering it', async () => {
+    const { g, home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('GET', '/v1/capabilities', { kind: 'huge', bytes: 100 * 1024 * 1024 }) });
+    const before = process.memoryUsage().rss;
+    const e = failed(await reloadWithin(home, 10000), 'bad-answer', 10000);
+    assert.equal(e.message, `The Vis gateway at http://127.0.0.1:${g.port} answered GET /v1/capabilities with more than 16 MiB; the answer was dropped.`);
+    assert.ok(g.streamed < 40 * 1024 * 1024, `the gateway could send ${g.streamed} bytes before the client hung up`);
+    assert.ok(process.memoryUsage().rss - before < 120 * 1024 * 1024, 'not buffered whole');
+  });
+
+  it('sends an event stream without newlines: the stream is dropped, polling finishes the reload', async () => {
+    const { g, home } = await setup({ protocol: 12, title: () => LEGACY_OK, turnDelayMs: 300, misbehave: on('GET', '/v1/events', { kind: 'sse-no-newlines' }) });
+    const logs: string[] = [];
+    const r = await reloadWithin(home, 5000, { log: (l) => logs.push(l) });
+    assert.equal(r.outcome?.result.loaded, 3, String(r.error));
+    assert.ok(logs.some((l) => l === 'event stream unavailable (event stream sent a line or event longer than 1048576 characters); polling'), logs.join('\n'));
+    assert.ok(g.streamed < 40 * 1024 * 1024, `${g.streamed} bytes streamed`);
+  });
+
+  it('redirects: followed on the same gateway, refused to another host', async () => {
+    const other = await new FakeGateway({ protocol: 12, title: () => 'other' }).start();
+    gateways.push(other);
+    let { home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: (_m, p, n) => (p === '/v1/capabilities' && n === 2 ? { kind: 'redirect', status: 307, to: '/v1/capabilities?again=1' } : undefined) });
+    const ok = await reloadWithin(home, 3000);
+    assert.equal(ok.outcome?.result.loaded, 3, String(ok.error));
+    ({ home } = await setup({ protocol: 12, title: () => LEGACY_OK, misbehave: on('POST', '/v1/sessions', { kind: 'redirect', status: 302, to: `http://127.0.0.1:${other.port}/v1/sessions` }) }, { secret: 'tok' }));
+    const e = failed(await reloadWithin(home, 3000), 'bad-answer', 3000);
+    assert.match(e.message, new RegExp(`redirected POST /v1/sessions to http://127\\.0\\.0\\.1:${other.port}/v1/sessions; redirects to another host, or in a loop, are not followed \\(they would carry your gateway token\\)\\.$`));
+    assert.deepEqual(other.seen, [], 'the other host got nothing (and no token)');
+  });
+
+  it('a registry entry pointing at another service, at a closed port, or at a dead process', async () => {
+    const home = await tmp('vis-home-');
+    const web = await new FakeGateway({ protocol: 12, title: () => '', misbehave: () => ({ kind: 'html' }) }).start();
+    gateways.push(web);
+    await web.register(home);
+    let e = failed(await reloadWithin(home, 3000), 'no-gateway', 3000);
+    assert.match(e.message, new RegExp(`^No Vis gateway is running \\(1 stale registry entry in .*: [0-9a-f]{64}\\.edn: 127\\.0\\.0\\.1:${web.port} is not a Vis gateway: /healthz answered HTML, not JSON\\)\\.$`));
+    const closed = await new FakeGateway({ protocol: 12, title: () => '' }).start();
+    const port = closed.port;
+    await closed.register(home);
+    await closed.stop();
+    e = failed(await reloadWithin(home, 3000), 'no-gateway', 3000);
+    assert.match(e.message, /^No Vis gateway is running \(2 stale registry entries in /);
+    assert.match(e.message, new RegExp(`nothing answers on 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`));
+    assert.match(e.fix, /^Start Vis in this folder/);
+  });
+
+  it('a FIFO as a registry file or as ~/.vis/gateway.token does not block discovery', { skip: process.platform === 'win32' }, async () => {
+    const { home } = await setup({ protocol: 12, title: () => LEGACY_OK });
+    const reg = path.join(home, '.vis', 'gateway', 'registry');
+    spawnSync('mkfifo', [path.join(reg, 'fifo.edn'), path.join(home, '.vis', 'gateway.token')]);
+    const t0 = Date.now();
+    const found = await discoverGateways({ paths: { home } });
+    assert.equal(found.live.length, 1);
+    assert.deepEqual(found.problems, [`${path.join(reg, 'fifo.edn')} is a named pipe (FIFO); only regular files are read`]);
+    const r = await reloadWithin(home, 3000);
+    assert.equal(r.outcome?.result.loaded, 3, String(r.error));
+    assert.ok(Date.now() - t0 < 3000);
+  });
+});

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { EdnMap, EdnSet, Keyword, NippyError, NippyValue, Sym, Tagged, decodePayload, thaw } from '../../client/src/host/nippy';
 import { toJson } from '../../client/src/host/valueText';
+import { nippyZstd, rle, zstdFrame } from '../helpers/zstdFrames';
 
 const BLOBS = path.join(__dirname, '..', 'fixtures', 'state', 'blobs');
 const blob = (name: string) => new Uint8Array(readFileSync(path.join(BLOBS, `${name}.nippy`)));
@@ -119,5 +120,81 @@ describe('JSON text of decoded values', () => {
     assert.equal(toJson([thaw(blob('long-max')), thaw(blob('double-nan')), thaw(blob('double-neg-inf')), thaw(blob('keyword-ns')), thaw(blob('bytes')), thaw(blob('uuid')), thaw(blob('set'))], 0),
       '[9223372036854775807,"##NaN","##-Inf",":vis/state",{"#bytes":"AQID/w=="},{"#uuid":"5f0c8a4e-9a3b-4c1d-8e2f-0123456789ab"},{"#set":[1,2,3]}]');
     assert.equal(toJson(thaw(blob('map-kw-keys')), 0), '{":a":1,":b":[2]}');
+  });
+});
+
+describe('Nippy decoder: bounded work on blobs that claim more than they hold (regressions)', () => {
+  const i32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  const npy = (payload: number[]) => new Uint8Array([0x4e, 0x50, 0x59, 0, ...payload]);
+  const refused = (b: Uint8Array, msg: string) => {
+    const t0 = Date.now();
+    assert.throws(() => thaw(b), (e: unknown) => e instanceof NippyError && e.message === msg);
+    assert.ok(Date.now() - t0 < 1000, `refused in ${Date.now() - t0} ms`);
+  };
+
+  it('a 33-byte blob holding a 200 KB BigInteger is refused at once', () => {
+    const frame = zstdFrame([{ raw: [44, ...i32(200000)] }, ...rle(0x11, 200000)], { contentSize: 200005 });
+    const b = nippyZstd(frame);
+    assert.equal(b.length, 33);
+    refused(b, 'a big integer of 200000 bytes at offset 5, longer than the 8192 bytes this viewer shows');
+  });
+
+  it('a big integer within the limit is exact', () => {
+    const frame = zstdFrame([{ raw: [44, ...i32(8192), 0x7f] }, ...rle(0xff, 8191)], { contentSize: 8197 });
+    assert.equal(thaw(nippyZstd(frame)), (1n << 65535n) - 1n);
+  });
+
+  it('a zstd bomb without a content size (8 KB of RLE blocks, 256 MiB inflated)', () => {
+    const frame = zstdFrame([{ raw: [13, ...i32(256 * 1024 * 1024)] }, ...rle(0x61, 256 * 1024 * 1024)]);
+    assert.ok(frame.length < 9000, `${frame.length} bytes`);
+    const before = process.memoryUsage().rss;
+    refused(nippyZstd(frame), 'zstd payload is too large: its blocks inflate to more than the 67108864-byte limit');
+    assert.ok(process.memoryUsage().rss - before < 32 * 1024 * 1024, 'nothing was inflated');
+  });
+
+  it('a frame that declares more than the cap, or more than its blocks hold', () => {
+    refused(nippyZstd(zstdFrame(rle(0, 10), { contentSize: 2 ** 31 })), 'zstd payload is too large: a frame declares 2147483648 bytes, over the 67108864-byte limit');
+    refused(nippyZstd(zstdFrame(rle(0, 10), { contentSize: 60_000_000 })), 'zstd payload is corrupt: a frame declares 60000000 bytes but its blocks hold at most 10');
+  });
+
+  it('a small zstd frame without a content size still decodes', () => {
+    assert.equal(thaw(nippyZstd(zstdFrame([{ raw: [13, ...i32(300)] }, ...rle(0x7a, 300)]))), 'z'.repeat(300));
+  });
+
+  it('a 14-byte big decimal with scale 4e8 is printed as Java prints it, not expanded', () => {
+    const b = npy([62, ...i32(1), 5, ...i32(400_000_000)]);
+    assert.equal(b.length, 14);
+    assert.deepEqual(thaw(b), new Tagged('bigdec', '5E-400000000'));
+    assert.deepEqual(thaw(npy([62, ...i32(1), 5, ...i32(-2147483648)])), new Tagged('bigdec', '5E+2147483648'));
+    assert.deepEqual(thaw(npy([62, ...i32(2), 0x30, 0x39, ...i32(7)])), new Tagged('bigdec', '0.0012345'));
+    assert.deepEqual(thaw(npy([62, ...i32(2), 0x30, 0x39, ...i32(10)])), new Tagged('bigdec', '0.0000012345'));
+    assert.deepEqual(thaw(npy([62, ...i32(2), 0x30, 0x39, ...i32(11)])), new Tagged('bigdec', '1.2345E-7'));
+    assert.deepEqual(thaw(npy([62, ...i32(1), 0xfb, ...i32(-2)])), new Tagged('bigdec', '-5E+2'));
+  });
+
+  it('dates and instants outside what a Date holds (was "Invalid time value")', () => {
+    const i64 = (n: bigint) => Array.from({ length: 8 }, (_, i) => Number((BigInt.asUintN(64, n) >> BigInt(8 * (7 - i))) & 0xffn));
+    assert.deepEqual(thaw(npy([90, ...i64(1n << 62n)])), new Tagged('inst', '4611686018427387904 ms since 1970'));
+    assert.deepEqual(thaw(npy([79, ...i64(-(1n << 60n)), ...i32(5)])), new Tagged('inst', '-1152921504606846976 s 5 ns since 1970'));
+    assert.throws(() => thaw(npy([79, ...i64(0n), ...i32(-1)])), { message: 'an instant at offset 0 with -1 nanoseconds (must be 0..999999999)' });
+  });
+
+  it('deep nesting is refused with a reason', () => {
+    refused(npy([...Array(10000).fill([97, 1 - 128]).flat(), 3]), 'nested deeper than 400 levels');
+  });
+
+  it('lengths that claim gigabytes', () => {
+    refused(npy([13, ...i32(0x7fffffff)]), 'truncated: string of 2147483647 elements at offset 5 runs past the end');
+    refused(npy([2, ...i32(0x7fffffff), 1]), 'truncated: byte array of 2147483647 elements at offset 5 runs past the end');
+    refused(npy([30, ...i32(0x40000000), 3, 3]), 'truncated: map of 1073741824 elements at offset 5 runs past the end');
+    refused(new Uint8Array([0x4e, 0x50, 0x59, 8, ...i32(60_000_000), 0x10, 0x61]), 'lz4 payload declares 60000000 bytes, more than its 2 compressed bytes can hold');
+    refused(npy([27, ...i32(3), 3, 3, 3]), 'a map of 3 keys and values at offset 0 (an odd count)');
+  });
+
+  it('cached values that expand exponentially (each reference counted) are refused', () => {
+    // cache k = [cache k-1, cache k-1]: 62 bytes per level, 2^60 values once expanded.
+    const level = (k: number): number[] => (k === 0 ? [67, 0, 96, 3 - 128, 0x61, 0x62, 0x63] : [67, k, 113, ...level(k - 1), 67, k - 1]);
+    refused(npy(level(60)), 'the value expands to more than 2000000 values (counting every reference to a cached value); too large to show');
+    assert.equal(toJson(thaw(npy(level(2))), 0), '[["abc","abc"],["abc","abc"]]');
   });
 });

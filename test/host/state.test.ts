@@ -42,7 +42,7 @@ const COMMITTED = [
   ['greeter', 'names', '["ada","grace","linus"]', 1700000001000],
   ['greeter', 'ünïcode ✓ "quoted" key', '"héllo ✓ 😀 ಬಾ"', 1700000101000],
   ['lz4-ext', 'items', '["item-0","item-1","item-2","item-3","item-4","item-5","ite…', 1700000102000],
-  ['repo-tools', 'broken', 'ERROR zstd payload is corrupt: unexpected EOF', 1700000006000],
+  ['repo-tools', 'broken', 'ERROR zstd payload is corrupt: truncated (a block at byte 9)', 1700000006000],
   ['repo-tools', 'items', '["item-0","item-1","item-2","item-3","item-4","item-5","ite…', 1700000005000],
   ['repo-tools', 'not-edn-key', '1', 1700000007500],
   ['repo-tools', 'not-nippy', 'ERROR not a Nippy value (no "NPY" header; 4 bytes starting de ad be ef)', 1700000007000],

@@ -3,8 +3,14 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { parseEDNString } from 'edn-data';
-import { request } from './http';
+import { readTextFile } from '../../../shared/files';
+import { t } from '../l10n';
+import { HttpError, request } from './http';
 import { HostPaths, registryDir } from './paths';
+
+/** Registry files and the token are a few hundred bytes; anything much larger is not one. */
+export const MAX_REGISTRY_FILE = 64 * 1024;
+const READ_TIMEOUT_MS = 2000;
 
 export interface RegistryEntry {
   file: string;
@@ -59,15 +65,25 @@ export async function readRegistry(paths: HostPaths): Promise<{ entries: Registr
   } catch {
     return { entries, problems };
   }
-  for (const name of names) {
+  // Through the guarded reader: a FIFO, a device or a huge file in the registry is refused at once.
+  const texts = await Promise.all(names.map((name) => readTextFile(path.join(dir, name), { maxBytes: MAX_REGISTRY_FILE, timeoutMs: READ_TIMEOUT_MS })));
+  names.forEach((name, i) => {
     const file = path.join(dir, name);
+    const r = texts[i];
+    if (!r.ok) { problems.push(r.message); return; }
     try {
-      entries.push(parseRegistryEntry(await fsp.readFile(file, 'utf8'), file));
+      entries.push(parseRegistryEntry(r.text, file));
     } catch (e) {
       problems.push(`${file}: ${(e as Error).message}`);
     }
-  }
+  });
   return { entries, problems };
+}
+
+/** The gateway token from `~/.vis/gateway.token`, read through the guarded reader. */
+export async function readTokenFile(file: string): Promise<string | undefined> {
+  const r = await readTextFile(file, { maxBytes: MAX_REGISTRY_FILE, timeoutMs: READ_TIMEOUT_MS });
+  return r.ok ? r.text.trim() || undefined : undefined;
 }
 
 export function pidAlive(pid: number): boolean {
@@ -93,28 +109,53 @@ export interface DiscoveryOptions {
   timeoutMs?: number;
 }
 
+export interface StaleEntry extends RegistryEntry {
+  /** Why it is not a live gateway, for messages: "its process 123 is gone", ... */
+  why: string;
+}
+
 export interface Discovery {
   live: LiveGateway[];
-  /** Registry entries whose process is gone or whose /healthz did not answer. */
-  stale: RegistryEntry[];
+  /** Registry entries whose process is gone or whose /healthz did not answer as a Vis gateway does. */
+  stale: StaleEntry[];
   problems: string[];
+}
+
+/** Why an answer to /healthz is not a Vis gateway's, or undefined when it is one. */
+export function notAGateway(status: number, text: string): string | undefined {
+  if (status !== 200) return t('/healthz answered HTTP {0}', status);
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return /^\s*</.test(text) ? t('/healthz answered HTML, not JSON') : t('/healthz answered something that is not JSON');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !('protocol' in v || 'pid' in v || 'status' in v)) return t('/healthz answered JSON without a protocol, pid or status');
+  return undefined;
 }
 
 export async function discoverGateways(opts: DiscoveryOptions): Promise<Discovery> {
   const { entries, problems } = await readRegistry(opts.paths);
   const alive = opts.pidAlive ?? pidAlive;
   const live: LiveGateway[] = [];
-  const stale: RegistryEntry[] = [];
+  const stale: StaleEntry[] = [];
   await Promise.all(entries.map(async (entry) => {
-    if (!alive(entry.pid)) { stale.push(entry); return; }
+    if (!alive(entry.pid)) { stale.push({ ...entry, why: t('its process {0} is gone', entry.pid) }); return; }
     const baseUrl = baseUrlOf(entry);
+    const where = `${entry.host}:${entry.port}`;
     try {
-      const res = await request(baseUrl, 'GET', '/healthz', { timeoutMs: opts.timeoutMs ?? 2000, headers: entry.secret ? { 'X-Vis-Gateway-Secret': entry.secret } : {} });
-      if (res.status !== 200) throw new Error(`healthz ${res.status}`);
-      const healthz = JSON.parse(res.text) as Healthz;
-      live.push({ entry, baseUrl, healthz });
-    } catch {
-      stale.push(entry);
+      const timeoutMs = opts.timeoutMs ?? 2000;
+      const res = await request(baseUrl, 'GET', '/healthz', { timeoutMs, maxBytes: MAX_REGISTRY_FILE, headers: entry.secret ? { 'X-Vis-Gateway-Secret': entry.secret } : {} });
+      const wrong = notAGateway(res.status, res.text);
+      if (wrong) { stale.push({ ...entry, why: t('{0} is not a Vis gateway: {1}', where, wrong) }); return; }
+      live.push({ entry, baseUrl, healthz: JSON.parse(res.text) as Healthz });
+    } catch (e) {
+      const kind = e instanceof HttpError ? e.kind : 'network';
+      const why = kind === 'timeout' ? t('{0} did not answer /healthz within {1} ms', where, opts.timeoutMs ?? 2000)
+        : kind === 'redirect' ? t('{0} is not a Vis gateway: /healthz redirected elsewhere', where)
+          : kind === 'too-large' ? t('{0} is not a Vis gateway: /healthz answered too much', where)
+            : t('nothing answers on {0} ({1})', where, (e as Error).message.replace(/^GET \/healthz: /, ''));
+      stale.push({ ...entry, why });
     }
   }));
   live.sort((a, b) => a.entry.file.localeCompare(b.entry.file));

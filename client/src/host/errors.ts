@@ -7,6 +7,8 @@ export type HostErrorCode =
   | 'wrong-project'
   | 'turn-failed'
   | 'http'
+  /** The answer is not what a Vis gateway sends: HTML, invalid JSON, too large, a redirect elsewhere. */
+  | 'bad-answer'
   | 'unreachable';
 
 export class HostError extends Error {

@@ -3,8 +3,9 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { t } from '../l10n';
 import { HostError } from './errors';
-import { GatewayClient, SessionStore } from './gateway';
+import { GatewayClient, Operation, SessionStore, operation } from './gateway';
 import { HostPaths, globalExtensionsDir } from './paths';
 import { ReloadFailure, ReloadResult, summarize } from './reloadResult';
 import { ExtensionRoots, failureFiles, findExtensionRoots, triggersReload } from './sourceRoots';
@@ -70,14 +71,14 @@ export class ReloadFeature implements vscode.Disposable {
     };
   }
 
-  private async connect(): Promise<GatewayClient> {
+  private async connect(op: Operation): Promise<GatewayClient> {
     if (this.client) return this.client;
     const client = await GatewayClient.connect({
       paths: this.deps.paths,
       clientVersion: String(this.deps.context.extension.packageJSON.version ?? '0.0.0'),
       preferDb: this.deps.preferDb(),
       log: (l) => this.log(l),
-    });
+    }, op);
     this.client = client;
     return client;
   }
@@ -111,7 +112,7 @@ export class ReloadFeature implements vscode.Disposable {
     const folders = vscode.workspace.workspaceFolders ?? [];
     let root = this.folderFor(vscode.window.activeTextEditor?.document.uri);
     if (folders.length > 1 && !vscode.window.activeTextEditor) {
-      const pick = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Reload the Vis extensions of which folder?' });
+      const pick = await vscode.window.showWorkspaceFolderPick({ placeHolder: t('Reload the Vis extensions of which folder?') });
       if (!pick) return;
       root = pick.uri.fsPath;
     }
@@ -122,7 +123,7 @@ export class ReloadFeature implements vscode.Disposable {
     if (doc.uri.scheme !== 'file') return;
     const file = doc.uri.fsPath;
     const root = this.folderFor(doc.uri);
-    void (async () => {
+    this.background((async () => {
       const name = path.basename(file);
       // A saved manifest or entry file may declare new source roots.
       if (name === 'pyproject.toml' || this.extensionDirs(root).some((d) => file.startsWith(d + path.sep))) this.roots.delete(root);
@@ -131,9 +132,14 @@ export class ReloadFeature implements vscode.Disposable {
       clearTimeout(this.pending.get(root));
       this.pending.set(root, setTimeout(() => {
         this.pending.delete(root);
-        void this.reload(root, 'save');
+        this.background(this.reload(root, 'save'));
       }, SAVE_DEBOUNCE_MS));
-    })();
+    })());
+  }
+
+  /** Work nobody awaits: a failure is logged, never an unhandled rejection. */
+  private background(p: PromiseLike<unknown>): void {
+    Promise.resolve(p).catch((e) => this.log(`unexpected failure: ${(e as Error)?.stack ?? String(e)}`));
   }
 
   /** Runs one reload per root at a time; a save during a reload queues exactly one more. */
@@ -145,7 +151,7 @@ export class ReloadFeature implements vscode.Disposable {
     }
     const run = this.reloadOnce(root, mode).finally(() => {
       this.running.delete(root);
-      if (this.again.delete(root)) void this.reload(root, 'save');
+      if (this.again.delete(root)) this.background(this.reload(root, 'save'));
     });
     this.running.set(root, run);
     return run;
@@ -156,19 +162,22 @@ export class ReloadFeature implements vscode.Disposable {
     this.log(`reload ${root} (${mode})`);
     try {
       const outcome = await vscode.window.withProgress(
-        { location: mode === 'command' ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: 'Vis: reloading extensions', cancellable: mode === 'command' },
+        { location: mode === 'command' ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title: t('Vis: reloading extensions'), cancellable: mode === 'command' },
         async (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          let client = await this.connect();
+          // One deadline for the whole reload: discovery, connect, the turn, and a retry after a lost gateway.
+          const op = operation(timeoutMs, abort.signal);
+          const onProgress = (m: string) => progress.report({ message: m });
+          let client = await this.connect(op);
           try {
-            return await client.reload(root, this.store, { timeoutMs, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
+            return await client.reload(root, this.store, { timeoutMs, op, onProgress });
           } catch (e) {
             if (!(e instanceof HostError && e.code === 'unreachable')) throw e;
             // The gateway we knew is gone: look again once (a new one may be running).
             await this.dropClient();
-            client = await this.connect();
-            return client.reload(root, this.store, { timeoutMs, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
+            client = await this.connect(op);
+            return client.reload(root, this.store, { timeoutMs, op, onProgress });
           }
         },
       );
@@ -190,26 +199,29 @@ export class ReloadFeature implements vscode.Disposable {
       else vscode.window.setStatusBarMessage(`$(check) ${text}`, 5000);
       return;
     }
-    const choice = await vscode.window.showWarningMessage(text, 'Open Host Log');
-    if (choice === 'Open Host Log') await this.deps.openHostLog();
+    const openLog = t('Open Host Log');
+    const choice = await vscode.window.showWarningMessage(text, openLog);
+    if (choice === openLog) await this.deps.openHostLog();
   }
 
   private fail(e: unknown, mode: 'command' | 'save'): void {
     if (!(e instanceof HostError)) {
       this.log(`reload failed: ${(e as Error).stack ?? String(e)}`);
-      void vscode.window.showErrorMessage(`Vis reload failed: ${(e as Error).message}`);
+      this.background(vscode.window.showErrorMessage(t('Vis reload failed: {0}', (e as Error)?.message ?? String(e))));
       return;
     }
     this.log(`reload failed [${e.code}]: ${e.text}`);
     if (mode === 'save' && e.code === 'no-gateway') {
-      vscode.window.setStatusBarMessage('$(info) Vis is not running: its next start loads your files', 5000);
+      vscode.window.setStatusBarMessage(`$(info) ${t('Vis is not running: its next start loads your files')}`, 5000);
       return;
     }
-    const actions = e.code === 'timeout' || e.code === 'turn-failed' || e.code === 'http' ? ['Open Host Log', 'Open Settings'] : [];
-    void vscode.window.showErrorMessage(e.text, ...actions).then(async (choice) => {
-      if (choice === 'Open Host Log') await this.deps.openHostLog();
-      if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'visAuthoring.host');
-    });
+    const openLog = t('Open Host Log');
+    const openSettings = t('Open Settings');
+    const actions = e.code === 'timeout' || e.code === 'turn-failed' || e.code === 'http' ? [openLog, openSettings] : e.code === 'bad-answer' || e.code === 'unreachable' ? [openLog] : [];
+    this.background(Promise.resolve(vscode.window.showErrorMessage(e.text, ...actions)).then(async (choice) => {
+      if (choice === openLog) await this.deps.openHostLog();
+      if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'visAuthoring.host');
+    }));
   }
 
   private async showDiagnostics(root: string, r: ReloadResult): Promise<void> {
@@ -242,6 +254,6 @@ export class ReloadFeature implements vscode.Disposable {
 }
 
 function diagnosticText(f: ReloadFailure): string {
-  const kept = f.stale === false ? 'nothing of it is loaded' : 'its last good version stays loaded';
-  return `Vis could not load this extension on /reload (${kept}): ${f.error || 'no error text'}`;
+  const kept = f.stale === false ? t('nothing of it is loaded') : t('its last good version stays loaded');
+  return t('Vis could not load this extension on /reload ({0}): {1}', kept, f.error || t('no error text'));
 }

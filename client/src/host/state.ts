@@ -1,7 +1,8 @@
 // Reads `vis.state` rows from Vis's database, read-only (no `vscode` import).
 // Query (spec §3): kind = '"py-state"' and global scope; keys are EDN strings, values Nippy blobs.
-import { NippyValue, thaw } from './nippy';
-import { SqlValue, StateDbError, findTable, openSnapshot, readRows } from './sqlite';
+import { t } from '../l10n';
+import { NippyError, NippyValue, thaw } from './nippy';
+import { Damaged, RowValue, StateDbError, findTable, openSnapshot, readRows } from './sqlite';
 
 export interface StateEntry {
   /** The key as the extension wrote it (the EDN string, read back). */
@@ -28,6 +29,8 @@ export interface StateSnapshot {
   extensions: ExtensionState[];
   walFrames: number;
   journalPages: number;
+  /** Rows whose extension, key or kind could not be read (damaged bytes): why, one line each. */
+  unreadable: string[];
 }
 
 const STATE_KIND = '"py-state"';
@@ -40,7 +43,7 @@ export function parseKey(raw: string): { key: string; error?: string } {
   } catch {
     // fall through
   }
-  return { key: raw, error: 'the key is not an EDN string' };
+  return { key: raw, error: t('the key is not an EDN string') };
 }
 
 export async function readState(file: string, attempts = 5): Promise<StateSnapshot> {
@@ -50,18 +53,24 @@ export async function readState(file: string, attempts = 5): Promise<StateSnapsh
     try {
       const table = await findTable(snap, 'extension_aggregate');
       if (!table) {
-        throw new StateDbError('no-table', `${file} has no extension_aggregate table: it is not a Vis database, or no Vis version that stores extension state has opened it yet.`);
+        throw new StateDbError('no-table', t('{0} has no extension_aggregate table: it is not a Vis database, or no Vis version that stores extension state has opened it yet.', file));
       }
       const names = new Set(table.columns.map((c) => c.name));
       for (const need of ['extension_id', 'aggregate_key', 'kind', 'content']) {
-        if (!names.has(need)) throw new StateDbError('unsupported', `extension_aggregate has no ${need} column: an unknown Vis schema.`);
+        if (!names.has(need)) throw new StateDbError('unsupported', t('extension_aggregate has no {0} column: an unknown Vis schema.', need));
       }
       const scope = table.columns.find((c) => c.name === 'scope_key');
       const sessionCols = table.columns.filter((c) => c.name.startsWith('session_') && !c.virtual).map((c) => c.name);
       const rows = await readRows(snap, table);
-      result = { file, extensions: group(rows.filter((r) => r.kind === STATE_KIND && isGlobal(r, scope && !scope.virtual, sessionCols))), walFrames: snap.walFrames, journalPages: snap.journalPages };
+      const unreadable: string[] = [];
+      const state = rows.filter((r) => {
+        const bad = [r.extension_id, r.aggregate_key, r.kind].find((v): v is Damaged => v instanceof Damaged);
+        if (bad) unreadable.push(t('a row of extension {0} could not be read: {1}', typeof r.extension_id === 'string' ? r.extension_id : '?', bad.reason));
+        return !bad && r.kind === STATE_KIND && isGlobal(r, scope && !scope.virtual, sessionCols);
+      });
+      result = { file, extensions: group(state), walFrames: snap.walFrames, journalPages: snap.journalPages, unreadable };
       if (!(await snap.unchanged())) {
-        if (attempt >= attempts) throw new StateDbError('busy', `${file} kept changing while it was read (${attempts} tries); try again when Vis is idle.`);
+        if (attempt >= attempts) throw new StateDbError('busy', t('{0} kept changing while it was read ({1} tries); try again when Vis is idle.', file, attempts));
         continue;
       }
     } catch (e) {
@@ -74,14 +83,15 @@ export async function readState(file: string, attempts = 5): Promise<StateSnapsh
   }
 }
 
-function isGlobal(row: Record<string, SqlValue>, storedScope: boolean | undefined, sessionCols: string[]): boolean {
+function isGlobal(row: Record<string, RowValue>, storedScope: boolean | undefined, sessionCols: string[]): boolean {
   // A stored scope_key says it; a VIRTUAL one is not in the record, so use what it is computed from:
-  // the session_* FK columns, all NULL for global rows (spec §3).
-  if (storedScope) return row.scope_key === 'global';
-  return sessionCols.every((c) => row[c] === null || row[c] === undefined);
+  // the session_* FK columns, all NULL for global rows (spec §3). A row whose record is damaged
+  // from its content on has unreadable session columns: it is listed, with the damage as its error.
+  if (storedScope) return row.scope_key === 'global' || row.scope_key instanceof Damaged;
+  return sessionCols.every((c) => row[c] === null || row[c] === undefined || row[c] instanceof Damaged);
 }
 
-function group(rows: Record<string, SqlValue>[]): ExtensionState[] {
+function group(rows: Record<string, RowValue>[]): ExtensionState[] {
   const byExt = new Map<string, ExtensionState>();
   for (const r of rows) {
     const name = String(r.extension_id ?? '');
@@ -93,16 +103,19 @@ function group(rows: Record<string, SqlValue>[]): ExtensionState[] {
     const entry: StateEntry = { key, rawKey, bytes: content instanceof Uint8Array ? content.length : 0 };
     if (keyError) entry.keyError = keyError;
     if (typeof r.updated_at === 'number') entry.updatedAt = r.updated_at;
-    if (content instanceof Uint8Array) {
+    if (content instanceof Damaged) {
+      entry.error = content.reason;
+    } else if (content instanceof Uint8Array) {
       try {
         entry.value = thaw(content);
       } catch (e) {
-        entry.error = (e as Error).message;
+        // A NippyError names what is wrong; anything else is a fault of the decoder, said as such.
+        entry.error = e instanceof NippyError ? e.message : t('the decoder failed on this value ({0})', e instanceof Error ? e.message : String(e));
       }
     } else if (content === null || content === undefined) {
       entry.value = null;
     } else {
-      entry.error = `content is a ${typeof content}, not a Nippy blob`;
+      entry.error = t('content is a {0}, not a Nippy blob', typeof content);
     }
     if (entry.value === null && !entry.error) {
       ext.hiddenNil++;

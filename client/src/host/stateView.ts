@@ -1,6 +1,8 @@
 // VS Code side of the "Vis State" tree (extension → key → value) and read-only JSON documents.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { t } from '../l10n';
+import { describeMillis } from './instant';
 import { NippyValue } from './nippy';
 import { HostPaths, chooseDatabase } from './paths';
 import { StateDbError } from './sqlite';
@@ -35,7 +37,7 @@ export class StateView implements vscode.TreeDataProvider<Node>, vscode.TextDocu
       vscode.commands.registerCommand('visAuthoring.refreshState', () => this.refresh()),
       vscode.commands.registerCommand('visAuthoring.openStateValue', (ext?: string | Node, key?: string) =>
         typeof ext === 'object' ? (ext.kind === 'entry' ? this.open(ext.ext, ext.entry.key) : undefined) : this.open(ext, key)),
-      this.view.onDidChangeVisibility((e) => { if (e.visible && this.stale) void this.refresh(); }),
+      this.view.onDidChangeVisibility((e) => { if (e.visible && this.stale) this.refreshNow(); }),
       vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('visAuthoring.host.databasePath')) this.refreshSoon(); }),
     );
   }
@@ -50,7 +52,12 @@ export class StateView implements vscode.TreeDataProvider<Node>, vscode.TextDocu
   refreshSoon(): void {
     if (!this.view.visible) { this.stale = true; return; }
     clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => void this.refresh(), 1000);
+    this.refreshTimer = setTimeout(() => this.refreshNow(), 1000);
+  }
+
+  /** A refresh nobody awaits: an unexpected failure is logged, never an unhandled rejection. */
+  private refreshNow(): void {
+    this.refresh().catch((e) => this.output.appendLine(`[state] unexpected failure: ${(e as Error)?.stack ?? String(e)}`));
   }
 
   async refresh(): Promise<void> {
@@ -61,7 +68,10 @@ export class StateView implements vscode.TreeDataProvider<Node>, vscode.TextDocu
     try {
       this.snapshot = await readState(db.file);
       const n = this.snapshot.extensions.reduce((a, e) => a + e.entries.length, 0);
-      this.view.message = this.snapshot.extensions.length ? undefined : `No vis.state values in ${db.file}.`;
+      const unreadable = this.snapshot.unreadable;
+      for (const u of unreadable) this.output.appendLine(`[state] ${u}`);
+      const note = unreadable.length ? t('{0} damaged rows could not be read (see Vis: Show Output).', unreadable.length) : undefined;
+      this.view.message = this.snapshot.extensions.length ? note : [t('No vis.state values in {0}.', db.file), note].filter(Boolean).join(' ');
       this.view.description = `${n} key${n === 1 ? '' : 's'}`;
     } catch (e) {
       this.snapshot = undefined;
@@ -119,7 +129,7 @@ export class StateView implements vscode.TreeDataProvider<Node>, vscode.TextDocu
       } else {
         item.description = preview(e.value!, 60);
         item.iconPath = new vscode.ThemeIcon('symbol-key');
-        const when = e.updatedAt ? `\nupdated ${new Date(e.updatedAt).toISOString()}` : '';
+        const when = e.updatedAt ? `\n${t('updated {0}', describeMillis(e.updatedAt))}` : '';
         item.tooltip = `${shape(e.value!)}, ${e.bytes} bytes stored${when}${e.keyError ? `\n${e.keyError}: ${e.rawKey}` : ''}`;
       }
       item.command = { command: 'visAuthoring.openStateValue', title: 'Open State Value', arguments: [node.ext, e.key] };

@@ -8,38 +8,62 @@ import { EdnMap, EdnSet, Keyword, NippyValue, Sym, Tagged } from './nippy';
  * 2^53 are written as exact JSON numbers.
  */
 export function toJson(v: NippyValue, indent = 2): string {
-  return write(v, indent, '');
+  const sink = new Sink(Infinity);
+  write(v, indent, '', sink);
+  return sink.text();
 }
 
-function write(v: NippyValue, indent: number, pad: string): string {
+/** Collects the text; stops the write (Enough) once it holds more than `max` characters. */
+class Sink {
+  private parts: string[] = [];
+  private len = 0;
+  constructor(private readonly max: number) {}
+  push(s: string): void {
+    this.parts.push(s);
+    this.len += s.length;
+    if (this.len > this.max) throw new Enough();
+  }
+  text(): string {
+    return this.parts.join('');
+  }
+}
+class Enough extends Error {}
+
+function write(v: NippyValue, indent: number, pad: string, out: Sink): void {
   const nl = indent ? '\n' : '';
   const inner = pad + ' '.repeat(indent);
   const sep = indent ? ': ' : ':';
-  const list = (items: string[], open: string, close: string) =>
-    items.length === 0 ? open + close : `${open}${nl}${items.map((s) => inner + s).join(`,${nl}`)}${nl}${pad}${close}`;
-  if (v === null) return 'null';
-  if (typeof v === 'boolean') return String(v);
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return Number.isFinite(v) ? (Object.is(v, -0) ? '-0.0' : JSON.stringify(v)) : JSON.stringify(Number.isNaN(v) ? '##NaN' : v > 0 ? '##Inf' : '##-Inf');
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof Uint8Array) return tagged('#bytes', JSON.stringify(Buffer.from(v).toString('base64')), indent);
-  if (v instanceof Keyword) return JSON.stringify(v.toString());
-  if (v instanceof Sym) return tagged('#symbol', JSON.stringify(v.name), indent);
-  if (v instanceof Tagged) return tagged(`#${v.tag}`, JSON.stringify(v.text), indent);
-  if (v instanceof EdnSet) return tagged('#set', write(v.items, indent, inner), indent);
-  if (Array.isArray(v)) return list(v.map((x) => write(x, indent, inner)), '[', ']');
+  const list = <T>(items: readonly T[], each: (x: T, i: number) => void, open: string, close: string) => {
+    out.push(open);
+    items.forEach((x, i) => {
+      out.push(`${i ? ',' : ''}${nl}${inner}`);
+      each(x, i);
+    });
+    out.push(items.length ? `${nl}${pad}${close}` : close);
+  };
+  const tag = (name: string, body: () => void) => {
+    out.push(indent ? `{${JSON.stringify(name)}: ` : `{${JSON.stringify(name)}:`);
+    body();
+    out.push('}');
+  };
+  if (v === null) return out.push('null');
+  if (typeof v === 'boolean' || typeof v === 'bigint') return out.push(String(v));
+  if (typeof v === 'number') return out.push(Number.isFinite(v) ? (Object.is(v, -0) ? '-0.0' : JSON.stringify(v)) : JSON.stringify(Number.isNaN(v) ? '##NaN' : v > 0 ? '##Inf' : '##-Inf'));
+  if (typeof v === 'string') return out.push(JSON.stringify(v));
+  if (v instanceof Uint8Array) return tag('#bytes', () => out.push(JSON.stringify(Buffer.from(v).toString('base64'))));
+  if (v instanceof Keyword) return out.push(JSON.stringify(v.toString()));
+  if (v instanceof Sym) return tag('#symbol', () => out.push(JSON.stringify(v.name)));
+  if (v instanceof Tagged) return tag(`#${v.tag}`, () => out.push(JSON.stringify(v.text)));
+  if (v instanceof EdnSet) return tag('#set', () => write(v.items, indent, inner, out));
+  if (Array.isArray(v)) return list(v, (x) => write(x, indent, inner, out), '[', ']');
   if (v instanceof EdnMap) {
     const keys = v.entries.map(([k]) => keyText(k));
     if (new Set(keys).size === keys.length) {
-      return list(v.entries.map(([, x], i) => `${JSON.stringify(keys[i])}${sep}${write(x, indent, inner)}`), '{', '}');
+      return list(v.entries, ([, x], i) => { out.push(`${JSON.stringify(keys[i])}${sep}`); write(x, indent, inner, out); }, '{', '}');
     }
-    return tagged('#map', write(v.entries.map(([k, x]) => [k, x]), indent, inner), indent);
+    return tag('#map', () => write(v.entries.map(([k, x]) => [k, x]), indent, inner, out));
   }
-  return list(Object.keys(v).map((k) => `${JSON.stringify(k)}${sep}${write(v[k], indent, inner)}`), '{', '}');
-}
-
-function tagged(tag: string, body: string, indent: number): string {
-  return indent ? `{${JSON.stringify(tag)}: ${body}}` : `{${JSON.stringify(tag)}:${body}}`;
+  return list(Object.keys(v), (k) => { out.push(`${JSON.stringify(k)}${sep}`); write(v[k], indent, inner, out); }, '{', '}');
 }
 
 /** A map key that is not a string, as text: keywords ":a", numbers "1", others their compact JSON. */
@@ -47,12 +71,23 @@ function keyText(k: NippyValue): string {
   if (typeof k === 'string') return k;
   if (k instanceof Keyword || k instanceof Sym) return k.toString();
   if (typeof k === 'number' || typeof k === 'bigint' || typeof k === 'boolean' || k === null) return String(k);
-  return write(k, 0, '');
+  return compact(k, Infinity);
+}
+
+/** Compact JSON, or its first `max`-odd characters when it is longer: only that much is ever produced. */
+function compact(v: NippyValue, max: number): string {
+  const sink = new Sink(max);
+  try {
+    write(v, 0, '', sink);
+  } catch (e) {
+    if (!(e instanceof Enough)) throw e;
+  }
+  return sink.text();
 }
 
 /** One line for a tree item: compact JSON, cut at `max` characters. */
 export function preview(v: NippyValue, max = 80): string {
-  const s = write(v, 0, '');
+  const s = compact(v, max);
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 

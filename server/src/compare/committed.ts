@@ -1,16 +1,17 @@
 // The contracts of an extension file as another revision has them (the last commit), for "what changed
-// for the model": the entry file's committed text and, read the same way, the committed text of every
-// sibling module its records and tools come from. Where files come from is the caller's: the VS Code
-// client answers from its Git extension, the CLI runs `git show`. The server never spawns a process.
+// for the model": a program whose modules are the revision's text of the entry and of every sibling
+// module its records and tools come from. Where the texts come from is the caller's: the VS Code client
+// answers from its Git extension, the CLI runs `git show`. The server never spawns a process.
+//
+// Modules are found where they are on disk now (the import environment of the working tree) and their
+// text is the revision's; a module the revision does not have, and third-party code in the environment,
+// is read from disk.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { symbolInfos } from '../contracts/symbols';
 import { contractSet, type ContractSet } from '../contracts/diff';
 import type { ContractFormat } from '../contracts/types';
-import { ModelBuilder } from '../model/build';
-import { checkNestingLimits } from '../parse/limits';
-import { disposeDocument, guarded, parseDocument } from '../parse/parser';
-import { WorkspaceModules } from '../workspace/modules';
+import { filePathOf } from '../rules/util';
+import { Program } from '../workspace/program';
 
 /** A file's text in the revision, null when the revision does not have it. May throw with a message. */
 export type ReadRevision = (filePath: string) => Promise<string | null>;
@@ -25,26 +26,36 @@ export interface Snapshot {
   files: Map<string, string | null>;
 }
 
-/** The contract set of `entryPath` in a revision. Files already known (a cache) can be passed in `known`. */
+/** The contract set of `entryPath` in a revision. Files already read (a cache) can be passed in `known`. */
 export async function revisionContracts(entryPath: string, read: ReadRevision, format: ContractFormat, known = new Map<string, string | null>()): Promise<Snapshot> {
   const entry = path.resolve(entryPath);
+  const entryUri = pathToFileURL(entry).href;
   const files = new Map(known);
   if (!files.has(entry)) files.set(entry, await read(entry));
-  const text = files.get(entry);
-  if (text === null || text === undefined) return { set: null, files };
+  if (files.get(entry) === null) return { set: null, files };
   for (let round = 0; ; round++) {
     const wanted = new Set<string>();
-    // Only the revision's files: a file it does not have, or has not been asked for yet, is absent this round.
-    const modules = new WorkspaceModules((file) => {
-      const abs = path.resolve(file);
-      if (files.has(abs)) {
-        const t = files.get(abs);
-        return t === null || t === undefined ? null : { version: 0, text: t };
-      }
-      wanted.add(abs);
-      return null;
+    let external: string[] | undefined;
+    const program: Program = new Program({
+      contractFormat: format,
+      keepTrees: false,
+      entries: [{ path: entry, dir: path.dirname(entry), scope: 'project', packaged: path.basename(entry) === 'extension.py' }],
+      open: (uri) => {
+        const file = filePathOf(uri);
+        if (!file) return undefined;
+        const abs = path.resolve(file);
+        if (files.has(abs)) {
+          const text = files.get(abs);
+          return text === null || text === undefined ? undefined : { version: 0, text };
+        }
+        // Third-party code is not the project's history: as installed.
+        external ??= program.environment(entryUri)?.external ?? [];
+        if (!external.some((d) => !path.relative(d, abs).startsWith('..'))) wanted.add(abs);
+        // This round reads it from disk; the next one reads the revision's text.
+        return undefined;
+      },
     });
-    const set = contractsOf(entry, text, modules, format);
+    const set = contractSet(program.symbols(entryUri));
     if (!wanted.size || round >= MAX_ROUNDS) return { set, files };
     let found = false;
     for (const f of wanted) {
@@ -52,23 +63,7 @@ export async function revisionContracts(entryPath: string, read: ReadRevision, f
       files.set(f, t);
       found ||= t !== null;
     }
-    // This round took every wanted file as absent: when the revision has none of them, it is the answer.
+    // Every wanted module is one the revision does not have: this round read them as the next would.
     if (!found) return { set, files };
   }
-}
-
-function contractsOf(entry: string, text: string, modules: WorkspaceModules, format: ContractFormat): ContractSet {
-  // The committed text is the user's too: Python's nesting limits first, and parser faults contained.
-  const limit = checkNestingLimits(text);
-  if (limit) return { tools: [], unknown: [{ name: path.basename(entry), reason: `the committed file is not read: ${limit.message}` }] };
-  const model = guarded(() => {
-    const doc = parseDocument(text);
-    try {
-      return new ModelBuilder().build(pathToFileURL(entry).href, doc);
-    } finally {
-      disposeDocument(doc);
-    }
-  });
-  const infos = symbolInfos(model, { format, loader: modules.loaderFor(entry, model), path: entry });
-  return contractSet(infos);
 }

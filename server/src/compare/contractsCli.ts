@@ -4,15 +4,13 @@
 // bad usage, a path that does not exist, or a revision git cannot read.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readTextFileSync } from '../../../shared/files';
-import { analyzeText } from '../analysis';
 import { compareContracts, contractSet, diffText, type ContractChange } from '../contracts/diff';
-import { symbolInfos } from '../contracts/symbols';
 import { CONTRACT_FORMATS, type ContractFormat } from '../contracts/types';
-import { entryFilesOf } from '../discovery';
 import { initParser, parserReady } from '../parse/parser';
-import { WorkspaceModules } from '../workspace/modules';
+import type { Program } from '../workspace/program';
+import { commandLineTargets, shownPath } from '../workspace/targets';
 import { revisionContracts } from './committed';
 
 export const CONTRACTS_USAGE = `usage: vis-authoring contracts [--format text|json] [--contract-format C1|C2|C3] [--diff REV] [PATH...]
@@ -50,14 +48,15 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
   if (format !== 'text' && format !== 'json') return usage(io, `--format takes text or json, not '${format}'`);
   if (!CONTRACT_FORMATS.includes(contractFormat)) return usage(io, `--contract-format takes C1, C2 or C3, not '${contractFormat}'`);
   if (rev !== undefined && !/^[^\s-][^\s]*$/.test(rev)) return usage(io, `--diff takes a git revision, not '${rev ?? ''}'`);
-  const found = entryFilesOf(paths);
+  const found = commandLineTargets(paths, (p) => io.err(`${p}: too many levels of symbolic links (a symlink loop); not read`), { contractFormat });
   if ('missing' in found) {
     io.err(`no such file or directory: ${found.missing}`);
     return 2;
   }
-  const { files } = found;
+  // The entry files: the file given, or those Vis would load from the directory given.
+  const files = found.targets.flatMap((t) => (t.uris.length ? t.uris : t.program.entries().map((e) => pathToFileURL(e.path).href)).map((uri) => ({ t, uri })));
   if (rev !== undefined) {
-    const problem = checkRevision(rev, files[0] ? path.dirname(path.resolve(files[0])) : process.cwd());
+    const problem = checkRevision(rev, files[0] ? path.dirname(fileURLToPath(files[0].uri)) : process.cwd());
     if (problem) {
       io.err(problem);
       return 2;
@@ -67,13 +66,14 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
   const results: unknown[] = [];
   let breaking = 0;
   let failed = 0;
-  for (const file of files) {
+  for (const { t, uri } of files) {
+    const shown = shownPath(t, fileURLToPath(uri));
     try {
-      breaking += await contractsOf(file, rev, format, contractFormat, io, results);
+      breaking += await contractsOf(t.program, uri, shown, rev, format, contractFormat, io, results);
     } catch (e) {
       // One file that cannot be read or analysed never stops the run; the exit status says it (2).
       failed++;
-      io.err(`cannot analyse ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      io.err(`cannot analyse ${shown}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   if (format === 'json') io.out(JSON.stringify(results, null, 2));
@@ -81,13 +81,17 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
 }
 
 /** Prints (or collects) one file's contracts or comparison; returns its number of breaking changes. */
-async function contractsOf(file: string, rev: string | undefined, format: string, contractFormat: ContractFormat, io: Output, results: unknown[]): Promise<number> {
-  const abs = path.resolve(file);
-  const read = readTextFileSync(abs, { maxBytes: MAX_BYTES });
-  if (!read.ok) throw new Error(read.message);
+async function contractsOf(program: Program, uri: string, file: string, rev: string | undefined, format: string, contractFormat: ContractFormat, io: Output, results: unknown[]): Promise<number> {
+  const abs = fileURLToPath(uri);
+  // Right after two parser faults in a row, wait for the fresh parser (made in the background).
   await parserReady();
-  const { model } = analyzeText(pathToFileURL(abs).href, read.text, {}, contractFormat);
-  const infos = symbolInfos(model, { format: contractFormat, loader: new WorkspaceModules().loaderFor(abs, model), path: abs });
+  const analysis = program.module(uri);
+  if (!analysis) {
+    const read = readTextFileSync(abs, { maxBytes: program.maxFileSize * 3 });
+    throw new Error(read.ok ? 'the file could not be analysed' : read.message);
+  }
+  if (analysis.model.unanalysed) throw new Error(analysis.model.unanalysed.message);
+  const infos = program.symbols(uri);
   if (rev === undefined) {
     results.push({
       path: file,

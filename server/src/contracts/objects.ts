@@ -11,7 +11,16 @@ export type ClassRef = Extract<PyObj, { k: 'class' }>;
 /** What an expression evaluates to, as far as it is statically known. */
 export type Obj =
   /** A module-level function, a method (bound when reached through an instance), or a lambda. */
-  | { k: 'function'; scope: ModuleScope; decl: FunctionDecl; bound: boolean; owner?: ClassRef; isStatic?: boolean }
+  | {
+      k: 'function';
+      scope: ModuleScope;
+      decl: FunctionDecl;
+      bound: boolean;
+      owner?: ClassRef;
+      isStatic?: boolean;
+      /** When a decorator replaced the def by a wrapper (`decl`): the def itself, which carries the `vis.method` metadata. */
+      origin?: { scope: ModuleScope; decl: FunctionDecl };
+    }
   | { k: 'lambda'; range: Range }
   /** A class object (callable: calling it constructs an instance). */
   | { k: 'class'; cls: ClassRef }
@@ -49,14 +58,23 @@ export function evalValue(scope: ModuleScope, raw: Value, r: Resolver, depth = 0
         return o;
       }
       if (bindings && bindings.length > 1) return { k: 'unknown' };
-      return fromPyObj(lookupName(scope, v.name, r));
+      return fromPyObj(lookupName(scope, v.name, r), r);
     }
     case 'attribute': {
       const parts = v.path.split('.');
       const head = evalValue(scope, { kind: 'name', name: parts[0], range: v.range, text: parts[0] }, r, depth + 1);
       return parts.slice(1).reduce<Obj>((o, attr) => attributeOf(o, attr, r), head);
     }
+    case 'member':
+      // `Tools().describe`: a bound method of a new instance.
+      return attributeOf(evalValue(scope, v.object, r, depth + 1), v.attr, r);
     case 'call': {
+      if (v.call.inner) {
+        // `vis.method(...)(fn)` returns fn; any other call of a call's result is not known.
+        const first = v.call.args[0];
+        const q = qualified(scope, v.call.inner.callee);
+        return q === 'blockether.vis.extension.method' && first && !first.name && !first.splat && v.call.args.length === 1 ? evalValue(scope, first.value, r, depth + 1) : { k: 'unknown' };
+      }
       const callee = evalValue(scope, { kind: 'attribute', path: v.call.callee, range: v.call.calleeRange, text: v.call.callee }, r, depth + 1);
       if (callee.k === 'class') return { k: 'instance', cls: callee.cls, identity: `${scope.model.uri}:${v.range.start.line}:${v.range.start.character}` };
       const q = qualified(scope, v.call.callee);
@@ -68,13 +86,15 @@ export function evalValue(scope: ModuleScope, raw: Value, r: Resolver, depth = 0
   }
 }
 
-function fromPyObj(o: PyObj): Obj {
+function fromPyObj(o: PyObj, r: Resolver): Obj {
   switch (o.k) {
     case 'class':
       return { k: 'class', cls: o };
     case 'function': {
       const decl = o.scope.model.functions.find((f) => f.name === o.name);
-      return decl ? { k: 'function', scope: o.scope, decl, bound: false } : { k: 'unknown' };
+      if (!decl) return { k: 'unknown' };
+      const made = decorated(o.scope, decl, r);
+      return made ? { k: 'function', scope: made.scope, decl: made.decl, bound: false, ...(made.decl !== decl ? { origin: { scope: o.scope, decl } } : {}) } : { k: 'unknown' };
     }
     case 'module':
       return { k: 'plain', typeName: 'module' };
@@ -92,14 +112,83 @@ function fromPyObj(o: PyObj): Obj {
 function attributeOf(o: Obj, attr: string, r: Resolver): Obj {
   if (o.k === 'class' || o.k === 'instance') {
     const m = classMember(o.cls, attr, r);
-    if (!m) return o.k === 'class' ? fromPyObj(memberOf(o.cls, attr, r)) : { k: 'unknown' };
+    if (!m) return o.k === 'class' ? fromPyObj(memberOf(o.cls, attr, r), r) : { k: 'unknown' };
     if (m.kind === 'method') {
       const bound = o.k === 'instance' ? !m.isStatic : m.isClassMethod;
-      return { k: 'function', scope: m.owner.scope, decl: m.decl, bound, owner: m.owner, isStatic: m.isStatic };
+      return methodObj(m, bound, r);
     }
     return { k: 'unknown' };
   }
   return { k: 'unknown' };
+}
+
+/** A method as an object: the def, or what its decorators made of it (a wrapper), or unknown. */
+export function methodObj(m: Extract<ClassEntry, { kind: 'method' }>, bound: boolean, r: Resolver): Obj {
+  const made = decorated(m.owner.scope, m.decl, r);
+  if (!made) return { k: 'unknown' };
+  return { k: 'function', scope: made.scope, decl: made.decl, bound, owner: m.owner, isStatic: m.isStatic, ...(made.decl !== m.decl ? { origin: { scope: m.owner.scope, decl: m.decl } } : {}) };
+}
+
+/** Decorators that return the function they are given, or a wrapper that copies it (`functools.update_wrapper`). */
+const TRANSPARENT = new Set([
+  'blockether.vis.extension.method',
+  'functools.lru_cache',
+  'functools.cache',
+  'abc.abstractmethod',
+  'typing.final',
+  'typing_extensions.final',
+  'typing.override',
+  'typing_extensions.override',
+]);
+const DESCRIPTORS = new Set(['staticmethod', 'classmethod', 'property', 'builtins.staticmethod', 'builtins.classmethod', 'builtins.property', 'functools.cached_property']);
+const WRAPS = new Set(['functools.wraps', 'functools.update_wrapper']);
+
+/**
+ * What a def's decorators make of it (bottom-up): the def itself when each decorator returns what it
+ * is given or a `functools.wraps` copy of it; the inner `def` a decorator returns without `wraps`
+ * (its own name, docstring and signature: `inspect.getdoc(wrapper)` is then the wrapper's); undefined
+ * when a decorator cannot be read (imported from code the checker cannot see, or doing anything else).
+ */
+export function decorated(scope: ModuleScope, decl: FunctionDecl, r: Resolver): { scope: ModuleScope; decl: FunctionDecl } | undefined {
+  let current = { scope, decl };
+  for (const d of [...decl.decorators].reverse()) {
+    const q = qualified(scope, d.name);
+    if (!d.name) return undefined;
+    if ((q && TRANSPARENT.has(q)) || (q && DESCRIPTORS.has(q)) || DESCRIPTORS.has(d.name) || /\.(setter|getter|deleter)$/.test(d.name)) continue;
+    let fn = evalValue(scope, { kind: 'attribute', path: d.name, range: d.range, text: d.name }, r);
+    if (fn.k !== 'function') return undefined;
+    if (d.call) {
+      // A decorator factory: it returns the decorator, a nested def.
+      const made = returned(fn.decl);
+      if (!made || made.kind !== 'def') return undefined;
+      fn = { k: 'function', scope: fn.scope, decl: made.decl, bound: false };
+    }
+    const param = fn.decl.params[0]?.name;
+    const result = param ? returned(fn.decl) : undefined;
+    if (!result) return undefined;
+    if (result.kind === 'name' && result.name === param) continue;
+    if (result.kind !== 'def') return undefined;
+    const copies = result.decl.decorators.some((w) => {
+      const wq = qualified(fn.scope, w.name);
+      const first = w.call?.args[0];
+      return !!wq && WRAPS.has(wq) && first?.value.kind === 'name' && first.value.name === param;
+    });
+    if (copies) continue;
+    if (result.decl.decorators.length) return undefined;
+    current = { scope: (fn as Extract<Obj, { k: 'function' }>).scope, decl: result.decl };
+  }
+  return current;
+}
+
+/** What a function returns, when its body ends in one `return` of a name or of a nested def. */
+function returned(fn: FunctionDecl): { kind: 'name'; name: string } | { kind: 'def'; decl: FunctionDecl } | undefined {
+  const body = fn.body;
+  if (body.returns.length !== 1) return undefined;
+  const v = body.returns[0];
+  if (v.kind !== 'name') return undefined;
+  const def = body.functions.find((f) => f.name === v.name);
+  if (def) return body.functions.filter((f) => f.name === v.name).length === 1 ? { kind: 'def', decl: def } : undefined;
+  return { kind: 'name', name: v.name };
 }
 
 /** The class's linearised bases (C3 over the classes the checker can read); `complete` is false when a base is not known. */

@@ -1,7 +1,7 @@
 // Every `vis.Symbol(...)` in a file: its form (function or object namespace), its contract in the
 // chosen format, its generated doc text, and the SDK refusals it would raise (SYM-001…SYM-016) —
 // all from the declaration model, never by running the file.
-import { isKnown, resolve, sdkCall } from '../model/sdk';
+import { isKnown, methodPatches, resolve, sdkCall } from '../model/sdk';
 import type { Argument, Call, ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
 import { bindArguments, isIdentifier } from '../rules/util';
 import { callableContract, factoryDefault, functionSource, type CallableSource, type ParamSource } from './callable';
@@ -15,6 +15,7 @@ import {
   evalValue,
   initOf,
   isCallableClass,
+  methodObj,
   mro,
   type ClassEntry,
   type ClassRef,
@@ -31,11 +32,21 @@ export interface ContractOptions {
   loader?: ModuleLoader;
   /** The file's path, for relative imports. */
   path?: string;
+  /** False for a module an entry imports: Vis loads only entry files as if they had `from __future__ import annotations`. Default true. */
+  entry?: boolean;
 }
 
 export interface Issue {
   rule: string;
   message: string;
+  range: Range;
+  /** The module the offending declaration is in, when it is not the module of the Symbol. */
+  uri?: string;
+}
+
+/** Where a declaration is written. */
+interface At {
+  uri: string;
   range: Range;
 }
 
@@ -105,7 +116,7 @@ export function isSymbolCall(call: Call): boolean {
 /** Every Symbol declaration in the file, analysed. */
 export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
   if (model.generation !== 'G2' && model.generation !== 'G3') return [];
-  const scope = scopeOf(model, { path: opts.path, entry: true });
+  const scope = scopeOf(model, { path: opts.path, entry: opts.entry ?? true });
   const ctx = typeContext(opts.loader);
   return model.calls.filter(isSymbolCall).map((call) => {
     try {
@@ -213,7 +224,14 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
     }
     // SYM-005: a docstring.
     const doc = target.k === 'function' ? methodDoc(target, ctx) : undefined;
-    if (isBlankDoc(doc)) issue('SYM-005', `vis.Symbol: ${fnName} needs a docstring - it becomes the model-facing doc()`, fnArg.value.range);
+    if (isBlankDoc(doc)) {
+      const elsewhere = target.k === 'function' && target.scope.model.uri !== model.uri;
+      info.issues.push({
+        rule: 'SYM-005',
+        message: `vis.Symbol: ${fnName} needs a docstring - it becomes the model-facing doc()`,
+        ...(elsewhere ? { range: target.decl.nameRange, uri: target.scope.model.uri } : { range: fnArg.value.range }),
+      });
+    }
     // SYM-007: activity must be an Activity.
     if (activityBad) issue('SYM-007', 'activity must be a vis.Activity declaration', activity.a!.value.range);
     // SYM-008 (guidance): no explicit activity.
@@ -318,16 +336,21 @@ function gap(w: Walk, where: string, reason: string): void {
 
 type Candidate =
   | { kind: 'method'; entry: Extract<ClassEntry, { kind: 'method' }> }
-  | { kind: 'value'; obj: Obj; text: string };
+  | { kind: 'value'; obj: Obj; text: string; at: At };
+
+/** The range an issue about a declaration goes on: the declaration itself when it is in another module, else the Symbol's argument. */
+function issueAt(w: Walk, at: At | undefined): { range: Range; uri?: string } {
+  return at && at.uri !== w.scope.model.uri ? { range: at.range, uri: at.uri } : { range: w.range };
+}
 
 /** `_object_symbol_specs`: members of an instance in MRO order, then its own attributes. */
-function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string): void {
+function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string, at?: At): void {
   const previous = w.seen.get(obj.identity);
   if (previous !== undefined) {
     w.issues.push({
       rule: 'SYM-014',
       message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(path)} repeats the object already exposed at ${pyStrRepr(previous)}; cycles and repeated references are not supported`,
-      range: w.range,
+      ...issueAt(w, at),
     });
     return;
   }
@@ -338,10 +361,11 @@ function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string): 
   for (const c of [...order.classes].reverse()) {
     for (const e of classEntries(c)) {
       if (e.name.startsWith('_')) continue;
+      const at: At = { uri: c.scope.model.uri, range: e.kind === 'class' ? e.cls.decl.nameRange : e.kind === 'value' ? e.range : e.decl.nameRange };
       if (e.kind === 'method') candidates.set(e.name, { kind: 'method', entry: e });
-      else if (e.kind === 'descriptor') candidates.set(e.name, { kind: 'value', obj: { k: 'plain', typeName: e.typeName }, text: e.name });
-      else if (e.kind === 'class') candidates.set(e.name, { kind: 'value', obj: { k: 'class', cls: e.cls }, text: e.name });
-      else candidates.set(e.name, { kind: 'value', obj: classValue(c, e.value, w), text: e.value.text });
+      else if (e.kind === 'descriptor') candidates.set(e.name, { kind: 'value', obj: { k: 'plain', typeName: e.typeName }, text: e.name, at });
+      else if (e.kind === 'class') candidates.set(e.name, { kind: 'value', obj: { k: 'class', cls: e.cls }, text: e.name, at });
+      else candidates.set(e.name, { kind: 'value', obj: classValue(c, e.value, w), text: e.value.text, at });
     }
   }
   // vars(obj): the attributes `__init__` assigns.
@@ -349,27 +373,27 @@ function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string): 
   if (init) {
     for (const a of init.owner.decl.selfAssignments) {
       if (a.name.startsWith('_')) continue;
-      candidates.set(a.name, { kind: 'value', obj: instanceValue(init.owner, init.decl, a.value, obj, w), text: a.value.text });
+      candidates.set(a.name, { kind: 'value', obj: instanceValue(init.owner, init.decl, a.value, obj, w), text: a.value.text, at: { uri: init.owner.scope.model.uri, range: a.range } });
     }
   }
   for (const [name, cand] of candidates) {
     const memberPath = `${path}.${name}`;
     if (cand.kind === 'method') {
       const e = cand.entry;
-      addTool(w, memberPath, name, { k: 'function', scope: e.owner.scope, decl: e.decl, bound: !e.isStatic, owner: e.owner, isStatic: e.isStatic });
+      addTool(w, memberPath, name, methodObj(e, !e.isStatic, w.ctx), { uri: e.owner.scope.model.uri, range: e.decl.nameRange });
       continue;
     }
     const o = cand.obj;
     if (o.k === 'function' || o.k === 'lambda' || o.k === 'class' || o.k === 'callable') {
-      addTool(w, memberPath, name, o);
+      addTool(w, memberPath, name, o, cand.at);
     } else if (o.k === 'instance') {
-      if (isCallableClass(o.cls, w.ctx)) addTool(w, memberPath, name, o);
-      else traverse(w, o, memberPath);
+      if (isCallableClass(o.cls, w.ctx)) addTool(w, memberPath, name, o, cand.at);
+      else traverse(w, o, memberPath, cand.at);
     } else if (o.k === 'plain') {
       w.issues.push({
         rule: 'SYM-013',
         message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(memberPath)} has unsupported value of type ${o.typeName}; expose callable methods, nest a capability object, or make the attribute private`,
-        range: w.range,
+        ...issueAt(w, cand.at),
       });
     } else {
       gap(w, memberPath, `the attribute's value (\`${cand.text.length > 60 ? cand.text.slice(0, 57) + '...' : cand.text}\`) is not statically known`);
@@ -408,29 +432,35 @@ function instanceValue(owner: ClassRef, init: FunctionDecl, v: Value, self: Extr
   return o;
 }
 
-function methodMeta(scope: ModuleScope, decl: FunctionDecl): { tag?: string; tagKnown: boolean; hidden?: boolean; activity: boolean; decorated: boolean } {
-  for (const d of decl.decorators) {
-    if (qualified(scope, d.name) !== 'blockether.vis.extension.method') continue;
-    if (!d.call) return { tagKnown: true, activity: false, decorated: true };
-    const get = (n: string) => {
-      const a = d.call!.args.find((x) => x.name === n);
-      return a ? resolve(scope.model, a.value) : undefined;
-    };
-    const tag = get('tag');
-    const hidden = get('is_hidden');
-    const activity = get('activity');
-    return {
-      tag: tag?.kind === 'str' ? tag.value : undefined,
-      tagKnown: !tag || tag.kind === 'str',
-      hidden: hidden?.kind === 'bool' ? hidden.value : undefined,
-      activity: !!activity && activity.kind !== 'none',
-      decorated: true,
-    };
-  }
-  return { tagKnown: true, activity: false, decorated: false };
+/**
+ * A method's `vis.method` metadata: from `@vis.method(...)` on it, and from module-level applications
+ * after the class (`Tools.save = vis.method(tag="mutation")(Tools.save)`); the last one applied wins.
+ */
+function methodMeta(scope: ModuleScope, decl: FunctionDecl, owner?: ClassRef): { tag?: string; tagKnown: boolean; hidden?: boolean; activity: boolean; decorated: boolean } {
+  const calls: (Call | undefined)[] = [];
+  // Decorators apply bottom-up.
+  for (const d of [...decl.decorators].reverse()) if (qualified(scope, d.name) === 'blockether.vis.extension.method') calls.push(d.call);
+  calls.push(...methodPatches(scope.model, owner ? `${owner.decl.name}.${decl.name}` : decl.name));
+  if (!calls.length) return { tagKnown: true, activity: false, decorated: false };
+  const last = calls[calls.length - 1];
+  if (!last) return { tag: 'observation', tagKnown: true, activity: false, decorated: true };
+  const get = (n: string) => {
+    const a = last.args.find((x) => x.name === n);
+    return a ? resolve(scope.model, a.value) : undefined;
+  };
+  const tag = get('tag');
+  const hidden = get('is_hidden');
+  const activity = get('activity');
+  return {
+    tag: !tag ? 'observation' : tag.kind === 'str' ? tag.value : undefined,
+    tagKnown: !tag || tag.kind === 'str',
+    hidden: hidden?.kind === 'bool' ? hidden.value : undefined,
+    activity: !!activity && activity.kind !== 'none',
+    decorated: true,
+  };
 }
 
-function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
+function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): void {
   const vocab = tagVocabulary(w.scope.model, w.opts.format);
   let src: CallableSource | undefined;
   let doc: string | undefined;
@@ -446,10 +476,10 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
     docName = o.decl.name;
     decl = o.decl;
     declUri = o.scope.model.uri;
-    const meta = methodMeta(o.scope, o.decl);
+    const meta = methodMeta(o.origin?.scope ?? o.scope, o.origin?.decl ?? o.decl, o.owner);
     if (meta.decorated) {
       if (!meta.tagKnown) gap(w, memberPath, 'its `@vis.method(tag=...)` is not a literal');
-      tag = meta.tag ?? (meta.tagKnown && !o.decl.decorators.some((d) => d.call?.args.some((a) => a.name === 'tag')) ? 'observation' : undefined);
+      tag = meta.tag;
       hidden = meta.hidden ?? false;
       activity = meta.activity;
     }
@@ -460,7 +490,7 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
     w.issues.push({
       rule: 'SYM-018',
       message: `vis.Symbol(object, ...): public attribute ${pyStrRepr(memberPath)} is a class, so its constructor becomes a tool; make it private or move it out of the namespace if that is not meant`,
-      range: w.range,
+      ...issueAt(w, o.k === 'class' ? { uri: o.cls.scope.model.uri, range: o.cls.decl.nameRange } : at),
     });
     src = constructorSource(o.cls, w.ctx);
     doc = classDocOf(o.cls, w.ctx);
@@ -476,7 +506,7 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj): void {
   }
   // SYM-016: each member is checked like a function Symbol under its member name.
   if (isBlankDoc(doc)) {
-    w.issues.push({ rule: 'SYM-016', message: `vis.Symbol: ${docName} needs a docstring - it becomes the model-facing doc()`, range: w.range });
+    w.issues.push({ rule: 'SYM-016', message: `vis.Symbol: ${docName} needs a docstring - it becomes the model-facing doc()`, ...issueAt(w, o.k === 'function' ? { uri: o.scope.model.uri, range: o.decl.nameRange } : at) });
     return;
   }
   if (!src || tag === undefined || !vocab.includes(tag)) {

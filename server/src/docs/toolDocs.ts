@@ -3,9 +3,8 @@
 // generates from the contract (server/src/contracts, vis-sdk.md §3.5); G1 tools, and typed tools
 // whose contract is not known, get their cleaned docstring.
 import type { Analysis } from '../analysis';
-import type { SymbolInfo } from '../contracts/symbols';
+import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { ContractFormat, UnknownPart } from '../contracts/types';
-import { symbolsOf } from '../rules/symbols';
 import { cleandoc } from '../model/docstring';
 import { classNamed, flavourOf, functionNamed, qualify, resolve, sdkCall } from '../model/sdk';
 import type { ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
@@ -39,12 +38,12 @@ const TYPED_SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden', 'activity'];
 
 /**
  * Tools by contract where the contract is known, by docstring otherwise. `contracts` gives the Symbol
- * contracts of an analysis; the server passes the ones its hovers show (records imported from sibling
- * modules resolved), the default reads the file alone.
+ * contracts of an analysis; the server passes the program's (records imported from sibling modules
+ * resolved, the same analysis the diagnostics and hovers read), the default reads the file alone.
  */
 export function contractToolDocSource(
   format: () => ContractFormat,
-  contracts: (analysis: Pick<Analysis, 'model'>) => SymbolInfo[] = ({ model }) => symbolsOf(model, format()),
+  contracts: (analysis: Pick<Analysis, 'model'>) => SymbolInfo[] = ({ model }) => symbolInfos(model, { format: format() }),
 ): ToolDocSource {
   return {
     tools(analysis) {

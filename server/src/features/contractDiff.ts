@@ -11,14 +11,13 @@ import {
   type CompareContractsParams,
   type CompareContractsResult,
 } from '../../../shared/protocol';
-import { analyzeText, type Analysis } from '../analysis';
+import type { Analysis } from '../analysis';
 import { revisionContracts } from '../compare/committed';
 import { compareContracts, contractSet, diffText, type ContractSet } from '../contracts/diff';
 import type { ContractFormat } from '../contracts/types';
 import { filePathOf } from '../rules/util';
-import { analysisOf, type ServerContext } from './context';
+import { analysisOf, analysisOfUri, type ServerContext } from './context';
 import { formatOf, type ContractService } from './contractHover';
-import { readPreviewFile } from './previews';
 
 const REF = 'HEAD';
 
@@ -76,8 +75,9 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
   function current(uri: string): Pick<Analysis, 'model'> | undefined {
     const doc = ctx.documents.get(uri);
     if (doc) return analysisOf(ctx, doc);
-    const text = ctx.settings.enable ? readPreviewFile(ctx, uri) : undefined;
-    return typeof text === 'string' ? analyzeText(uri, text, ctx.settings.severity, formatOf(ctx), ctx.settings.maxFileSize) : undefined;
+    // A file that is not open is read only inside a workspace folder or when it was opened this session.
+    const file = filePathOf(uri);
+    return file && ctx.readable(file) ? analysisOfUri(ctx, uri) : undefined;
   }
 
   ctx.connection.onRequest(CompareContractsRequest, (params: CompareContractsParams) => compare(params.uri));

@@ -1,49 +1,24 @@
 // Symbol contracts in the editor: a hover card on `vis.Symbol(`, on the function or object passed to
 // it and on the `def` of an exported tool (with the exact contract JSON and the generated doc text
 // folded below), and the `visAuthoring/symbolContract` request behind "Vis: Copy Symbol Contract as JSON".
-// Contracts are computed once per analysis (document version) and format, and again only when a
-// sibling module they read changes.
+// The contracts are the program's Symbol analysis (once per module version, format and the versions of
+// the sibling modules it read), the same one the diagnostics and previews read.
 import type { Position } from 'vscode-languageserver/node';
-import { pathToFileURL } from 'node:url';
-import { filePathOf } from '../rules/util';
 import { SymbolContractRequest, type SymbolContractParams, type SymbolContractResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
-import { CONTRACT_FORMATS, isNamespace, symbolInfos, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
+import { CONTRACT_FORMATS, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
 import type { FunctionDecl, Range } from '../model/types';
-import { WorkspaceModules, type Dependency } from '../workspace/modules';
-import { analysisOf, type ServerContext, textOf } from './context';
+import { analysisOf, programOf, type ServerContext } from './context';
 import { addHoverSource, contains } from './hover';
 
-interface Cached {
-  format: ContractFormat;
-  infos: SymbolInfo[];
-  deps: Dependency[];
-}
-
-/** Contracts of one analysed document: cached per analysis object (one per version) and format. */
+/** The contracts of analysed modules, and the Symbol or tool at a position. */
 export class ContractService {
-  private cache = new WeakMap<Pick<Analysis, 'model'>, Cached>();
+  /** `symbols` gives a module's Symbol analysis (the program's, in the server). */
+  constructor(private symbols: (analysis: Pick<Analysis, 'model'>, format: ContractFormat) => SymbolInfo[]) {}
 
-  constructor(
-    readonly modules: WorkspaceModules,
-    private log?: (message: string) => void,
-  ) {}
-
-  /** Also for the docs preview, which may pass a file read from disk (a model without an Analysis). */
+  /** Also for the docs preview. */
   infos(analysis: Pick<Analysis, 'model'>, format: ContractFormat): SymbolInfo[] {
-    const hit = this.cache.get(analysis);
-    if (hit && hit.format === format && this.modules.fresh(hit.deps)) return hit.infos;
-    const path = filePathOf(analysis.model.uri);
-    const loader = path ? this.modules.loaderFor(path, analysis.model) : undefined;
-    let infos: SymbolInfo[];
-    try {
-      infos = symbolInfos(analysis.model, { format, loader, path });
-    } catch (e) {
-      this.log?.(`contracts of ${analysis.model.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      infos = [];
-    }
-    this.cache.set(analysis, { format, infos, deps: loader?.deps ?? [] });
-    return infos;
+    return this.symbols(analysis, format);
   }
 
   /** The Symbol or tool at a position: on the call, on its first argument, or on the `def` of an exported function. */
@@ -205,11 +180,10 @@ export function hoverMarkdown(target: Target, format: ContractFormat): string | 
 // Server wiring
 
 export function registerContractHover(ctx: ServerContext): ContractService {
-  const modules = new WorkspaceModules((file) => {
-    const doc = ctx.documents.get(pathToFileURL(file).href);
-    return doc ? { version: doc.version, text: textOf(doc) } : undefined;
-  }, () => ctx.settings.maxFileSize);
-  const service = new ContractService(modules, ctx.log);
+  const service = new ContractService((analysis) => {
+    const { program, uri } = programOf(ctx, analysis.model.uri);
+    return program.symbols(uri);
+  });
   addHoverSource((analysis, position) => {
     const format = formatOf(ctx);
     const target = service.at(analysis, position, format);

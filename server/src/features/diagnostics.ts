@@ -1,12 +1,21 @@
-// Findings → LSP diagnostics: debounced while typing, immediate on open and save.
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+// Findings → LSP diagnostics. A change (an edit, debounced while typing; a save; a file changed on
+// disk) re-publishes every module whose results depend on it: the module, the modules that read it, and
+// the modules their findings are on. With `visAuthoring.diagnostics.scope` = `workspace` (the default)
+// every entry file of the folder and the modules it reaches are checked in the background, with
+// work-done progress while indexing; with `openFiles`, open documents (and what their findings are on).
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, type Connection, type Diagnostic, type FileEvent, type FileSystemWatcher } from 'vscode-languageserver/node';
 import { PRODUCT } from '../../../shared/protocol';
 import type { Finding, Severity } from '../rules/types';
+import { filePathOf } from '../rules/util';
+import type { Program } from '../workspace/program';
 import { loadTokenizer } from '../docs/tokens';
-import { analysisOf, type ServerContext } from './context';
+import { analysisOfUri, programOf, workspaceScope, type ServerContext } from './context';
 
 const DEBOUNCE_MS = 150;
+/** Modules checked between two yields to the event loop while indexing, so requests are still answered. */
+const INDEX_CHUNK = 25;
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -15,53 +24,198 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-export function toDiagnostic(f: Finding): Diagnostic {
-  return { range: f.range, severity: SEVERITY[f.severity], code: f.rule, source: PRODUCT, message: f.message, data: f.fix ? { fix: f.fix } : undefined };
+export function toDiagnostic(f: Finding, uriOf: (uri: string) => string = (u) => u): Diagnostic {
+  const d: Diagnostic = { range: f.range, severity: SEVERITY[f.severity], code: f.rule, source: PRODUCT, message: f.message, data: f.fix ? { fix: f.fix } : undefined };
+  if (f.related?.length) d.relatedInformation = f.related.map((r) => ({ location: { uri: uriOf(r.uri), range: r.range }, message: r.message }));
+  return d;
 }
 
 export function registerDiagnostics(ctx: ServerContext) {
-  const timers = new Map<string, NodeJS.Timeout>();
+  let timer: NodeJS.Timeout | undefined;
+  const pending = new Set<string>();
+  /** Canonical URIs of modules with diagnostics published, so they can be cleared. */
+  const published = new Set<string>();
+  /** Canonical URIs the background index checks, per program. */
+  const checked = new Map<Program, Set<string>>();
+  let indexing: Promise<void> | undefined;
+  let reindex = false;
 
-  const publish = (doc: TextDocument) => {
-    timers.delete(doc.uri);
-    const analysis = analysisOf(ctx, doc);
-    // Once a file has been analysed, the token table for the docs previews loads in the background.
+  const isOpen = (uri: string) => programOf(ctx, uri).program.isOpen(programOf(ctx, uri).uri);
+
+  /** Whether a module's diagnostics are shown: open, checked by the index, or reported on by an open document. */
+  const shown = (program: Program, uri: string) => isOpen(uri) || (workspaceScope(ctx.settings) && !!checked.get(program)?.has(uri));
+
+  const publishOne = (canonical: string, force = false) => {
+    const { program } = programOf(ctx, canonical);
+    const clientUri = program.clientUri(canonical);
+    const doc = ctx.documents.get(clientUri);
+    if (!force && !shown(program, canonical)) {
+      if (published.delete(canonical)) send({ uri: clientUri, diagnostics: [] });
+      return;
+    }
+    const analysis = analysisOfUri(ctx, canonical);
+    // Once a Vis file has been analysed, the token table for the docs previews loads in the background.
     if (analysis?.model.generation) setTimeout(() => void loadTokenizer(), 0);
-    ctx.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: analysis ? analysis.findings.map(toDiagnostic) : [] }).catch((e: unknown) => {
-      ctx.log(`could not publish diagnostics for ${doc.uri}: ${e instanceof Error ? e.message : String(e)}`);
-    });
+    const diagnostics = analysis ? analysis.findings.map((f) => toDiagnostic(f, (u) => program.clientUri(u))) : [];
+    if (diagnostics.length) published.add(canonical);
+    else if (!published.delete(canonical) && !doc) return;
+    send({ uri: clientUri, version: doc?.version, diagnostics });
   };
 
-  const schedule = (doc: TextDocument) => {
-    clearTimeout(timers.get(doc.uri));
-    timers.set(doc.uri, setTimeout(() => publish(doc), DEBOUNCE_MS));
+  /** Sends diagnostics; a failure to send is logged, never an unhandled rejection. */
+  const send = (params: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
+    ctx.connection.sendDiagnostics(params).catch((e: unknown) => ctx.log(`could not publish diagnostics for ${params.uri}: ${e instanceof Error ? e.message : String(e)}`));
   };
 
-  ctx.documents.onDidOpen((e) => publish(e.document));
+  /** Publishes the modules whose results depend on these (reported-on modules of open documents included). */
+  const publishAffected = (uris: Iterable<string>) => {
+    const byProgram = new Map<Program, string[]>();
+    for (const u of uris) {
+      const { program, uri } = programOf(ctx, u);
+      byProgram.set(program, [...(byProgram.get(program) ?? []), uri]);
+    }
+    for (const [program, list] of byProgram) {
+      let affected: Set<string>;
+      try {
+        affected = program.affected(list);
+      } catch (e) {
+        ctx.log(`dependencies of ${list.join(', ')} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        affected = new Set(list);
+      }
+      // Findings that open documents put on other modules are shown even when those are not checked.
+      // One module that fails never keeps the others from being published.
+      for (const uri of affected) guard(uri, () => publishOne(uri, list.includes(uri) && isOpen(uri)));
+      for (const uri of affected) {
+        if (!isOpen(uri)) continue;
+        guard(uri, () => {
+          for (const f of program.findings(uri)) if (f.uri && !shown(program, f.uri)) publishOne(f.uri, true);
+        });
+      }
+    }
+  };
+
+  const guard = (uri: string, work: () => void) => {
+    try {
+      work();
+    } catch (e) {
+      ctx.log(`could not publish diagnostics for ${uri}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
+  };
+
+  const schedule = (uri: string) => {
+    pending.add(uri);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const uris = [...pending];
+      pending.clear();
+      publishAffected(uris);
+    }, DEBOUNCE_MS);
+  };
+
+  /** Checks every entry of every folder and the modules they reach, publishing as it goes. */
+  const index = async (): Promise<void> => {
+    if (!workspaceScope(ctx.settings) || !ctx.settings.enable) {
+      checked.clear();
+      return;
+    }
+    const progress = await ctx.connection.window.createWorkDoneProgress().catch(() => undefined);
+    progress?.begin('Vis: checking extensions', 0, 'finding entry files', false);
+    try {
+      for (const program of ctx.workspace.all()) {
+        if (!program.root) continue;
+        let uris: string[];
+        try {
+          uris = program.index();
+        } catch (e) {
+          ctx.log(`indexing ${program.root} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+          continue;
+        }
+        const before = checked.get(program) ?? new Set<string>();
+        checked.set(program, new Set(uris));
+        for (let i = 0; i < uris.length; i++) {
+          guard(uris[i], () => publishOne(uris[i]));
+          if (i % INDEX_CHUNK === INDEX_CHUNK - 1) {
+            progress?.report(Math.round((100 * (i + 1)) / uris.length), `${i + 1} of ${uris.length} modules in ${path.basename(program.root)}`);
+            await new Promise((r) => setImmediate(r));
+          }
+        }
+        // Modules no longer checked (an entry removed, an import dropped) lose their diagnostics.
+        for (const uri of before) if (!checked.get(program)!.has(uri)) publishOne(uri);
+        ctx.log(`checked ${uris.length} module${uris.length === 1 ? '' : 's'} in ${program.root} (${program.entries().length} entr${program.entries().length === 1 ? 'y' : 'ies'})`);
+      }
+    } finally {
+      progress?.done();
+    }
+  };
+
+  const runIndex = () => {
+    if (indexing) {
+      reindex = true;
+      return indexing;
+    }
+    indexing = index()
+      .catch((e) => ctx.log(`indexing failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`))
+      .finally(() => {
+        indexing = undefined;
+        if (reindex) {
+          reindex = false;
+          void runIndex();
+        }
+      });
+    return indexing;
+  };
+
+  ctx.documents.onDidOpen((e) => publishAffected([e.document.uri]));
   ctx.documents.onDidSave((e) => {
-    clearTimeout(timers.get(e.document.uri));
-    publish(e.document);
+    pending.delete(programOf(ctx, e.document.uri).uri);
+    publishAffected([e.document.uri]);
   });
   ctx.documents.onDidChangeContent((e) => {
     // onDidOpen also fires a content change: publish the first version at once, later ones debounced.
-    if (ctx.analyzer.get(e.document.uri)) schedule(e.document);
+    if (e.document.version > 1 || published.has(programOf(ctx, e.document.uri).uri)) schedule(e.document.uri);
   });
   ctx.documents.onDidClose((e) => {
-    clearTimeout(timers.get(e.document.uri));
-    timers.delete(e.document.uri);
-    ctx.analyzer.forget(e.document.uri);
-    ctx.connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }).catch(() => undefined);
+    const { program, uri } = programOf(ctx, e.document.uri);
+    pending.delete(uri);
+    program.closed(uri);
+    // The file on disk is what counts now: re-check it when the index checks it, else clear it.
+    setImmediate(() => publishAffected([uri]));
+    if (!checked.get(program)?.has(uri)) {
+      published.delete(uri);
+      send({ uri: e.document.uri, diagnostics: [] });
+    }
   });
 
   return {
+    /** Settings changed: re-check everything shown. */
     refreshAll() {
-      for (const doc of ctx.documents.all()) {
-        try {
-          publish(doc);
-        } catch (e) {
-          ctx.log(`could not refresh diagnostics for ${doc.uri}: ${e instanceof Error ? e.message : String(e)}`);
-        }
+      const uris = new Set<string>([...published, ...ctx.documents.all().map((d) => programOf(ctx, d.uri).uri)]);
+      publishAffected(uris);
+      void runIndex();
+    },
+    /** Re-checks the folders in the background. */
+    index: runIndex,
+    /** `workspace/didChangeWatchedFiles`: files changed on disk. */
+    filesChanged(changes: FileEvent[]) {
+      const uris: string[] = [];
+      let structural = false;
+      for (const c of changes) {
+        const file = filePathOf(c.uri);
+        if (!file) continue;
+        const kind = c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';
+        ctx.workspace.fileChanged(file, kind);
+        if (kind !== 'changed' || !file.endsWith('.py')) structural = true;
+        uris.push(pathToFileURL(file).href);
       }
+      publishAffected(uris);
+      if (structural) void runIndex();
     },
   };
+}
+
+/** Asks the client to watch the files the program reads (Python modules, manifests, lock files). */
+export async function watchFiles(connection: Connection, globalDir: string | undefined): Promise<void> {
+  const watchers: FileSystemWatcher[] = [{ globPattern: '**/*.py' }, { globPattern: '**/pyproject.toml' }, { globPattern: '**/uv.lock' }];
+  if (globalDir) watchers.push({ globPattern: { baseUri: pathToFileURL(globalDir).href, pattern: '**/{*.py,pyproject.toml,uv.lock}' } });
+  await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
 }

@@ -9,15 +9,14 @@ import {
   type PreviewDocsParams,
   type PreviewDocsResult,
 } from '../../../shared/protocol';
-import { analyzeText, type Analysis } from '../analysis';
+import type { Analysis } from '../analysis';
 import { findExtension } from '../docs/extension';
 import { previewDocs, previewPrompt, type DocsPreview, type PreviewChanges } from '../docs/preview';
 import { loadTokenizer } from '../docs/tokens';
 import type { ToolDocSource } from '../docs/toolDocs';
 import { filePathOf } from '../rules/util';
 import { readTextFileSync } from '../../../shared/files';
-import { formatOf } from './contractHover';
-import { analysisOf, routingVersionOf, type ServerContext } from './context';
+import { analysisOf, analysisOfUri, routingVersionOf, type ServerContext } from './context';
 import type { ContractComparer } from './contractDiff';
 
 type Kind = 'docs' | 'prompt';
@@ -36,23 +35,31 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource, compa
     return { title: r.base ? `Changes since ${r.base}` : 'Changes since the last commit', text: r.text };
   };
 
-  /** The preview of an open document, or of the file on disk (a preview can outlive its editor). */
+  /**
+   * The preview of an open document, or of the file on disk (a preview can outlive its editor), through
+   * the program. A file that is not open is read only inside a workspace folder or when it was opened in
+   * this session, and only through the guarded reader: a URI naming a FIFO or a device gets its reason at once.
+   */
   const request = (kind: Kind) => async (params: PreviewDocsParams): Promise<PreviewDocsResult> => {
     // The token table loads in the background (in slices) after the first analysis; a preview that
     // comes first waits for it, without holding up other requests.
     await loadTokenizer();
     const diff = await changes(kind, params.uri);
     const doc = ctx.documents.get(params.uri);
-    let p: DocsPreview | undefined;
+    let analysis: Analysis | undefined;
     let why = 'Vis Authoring is disabled, or the file failed to analyse';
-    if (doc) {
-      const analysis = analysisOf(ctx, doc);
-      p = analysis && build(analysis, kind, diff);
-    } else {
-      const read = readPreviewFile(ctx, params.uri);
-      if (typeof read !== 'string') why = read.reason;
-      else if (ctx.settings.enable) p = build(analyzeText(params.uri, read, ctx.settings.severity, formatOf(ctx), ctx.settings.maxFileSize), kind, diff);
+    if (doc) analysis = analysisOf(ctx, doc);
+    else {
+      const file = filePathOf(params.uri);
+      if (file === undefined) why = 'it is not an open document or a file';
+      else if (!ctx.readable(file)) why = 'it is neither open nor inside a workspace folder, so it is not read';
+      else {
+        analysis = analysisOfUri(ctx, params.uri);
+        const read = analysis ? undefined : readTextFileSync(file, { maxBytes: ctx.settings.maxFileSize * 3 });
+        if (read && !read.ok) why = read.message;
+      }
     }
+    const p: DocsPreview | undefined = analysis && build(analysis, kind, diff);
     if (!p) {
       const text = `No preview for ${params.uri}: ${why}.\n`;
       return { text, parts: [], tokens: 0 };
@@ -77,18 +84,4 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource, compa
       { range, command: { title: 'Preview prompt', command: PreviewPromptCommand, arguments: args } },
     ];
   });
-}
-
-/**
- * The text of a file that is not open, for a preview that outlived its editor. Only files inside a
- * workspace folder, or documents opened in this session, are read, and only through the guarded
- * reader: a URI naming a FIFO, a device or a huge file gets its reason at once.
- */
-/** A closed document's text, when the server may read it: inside a workspace folder, or opened this session. */
-export function readPreviewFile(ctx: ServerContext, uri: string): string | { reason: string } {
-  const file = filePathOf(uri);
-  if (file === undefined) return { reason: 'it is not an open document or a file' };
-  if (!ctx.readable(file)) return { reason: 'it is neither open nor inside a workspace folder, so it is not read' };
-  const read = readTextFileSync(file, { maxBytes: ctx.settings.maxFileSize * 3 });
-  return read.ok ? read.text : { reason: read.message };
 }

@@ -11,6 +11,7 @@ import type {
   ClassDecl,
   Decorator,
   FieldDecl,
+  FunctionBody,
   FunctionDecl,
   ImportBinding,
   Model,
@@ -22,6 +23,7 @@ import type {
 import { allDecorators, detectSdk } from './sdk';
 
 interface Fragment {
+  attributeAssignments: Model['attributeAssignments'];
   imports: ImportBinding[];
   futureAnnotations: boolean;
   functions: FunctionDecl[];
@@ -187,6 +189,8 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     classes: [],
     bindings: new Map(),
     calls: [],
+    attributeAssignments: [],
+    factories: new Map(),
     sdkCalls: new Map(),
     recovered: doc.recovered,
     syntaxErrors: [],
@@ -197,6 +201,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     model.functions.push(...f.functions);
     model.classes.push(...f.classes);
     model.calls.push(...f.calls);
+    model.attributeAssignments.push(...f.attributeAssignments);
     model.syntaxErrors.push(...f.syntaxErrors);
     for (const b of f.bindings) {
       const list = model.bindings.get(b.name);
@@ -205,8 +210,32 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     }
   }
   model.script = readScriptBlock(doc.text);
+  addFactoryCalls(model);
   detectSdk(model);
   return model;
+}
+
+/**
+ * Module-level functions called at module level with no arguments, whose body only returns a value
+ * (`def _hooks(): return [vis.OpHook(...)]`, then `op_hooks=_hooks()`): the call's result is that
+ * value, and the calls in it run at import, so they are checked where they are written.
+ */
+function addFactoryCalls(model: Model): void {
+  const seen = new Set(model.calls);
+  for (let i = 0; i < model.calls.length; i++) {
+    const call = model.calls[i];
+    if (call.args.length || call.inner || call.callee.includes('.')) continue;
+    const b = model.bindings.get(call.callee);
+    if (b?.length !== 1 || b[0].kind !== 'function') continue;
+    const fn = b[0].decl;
+    if (model.factories.has(fn) || fn.isAsync || fn.decorators.length || fn.params.some((p) => p.defaultValue === undefined && p.kind !== 'var_positional' && p.kind !== 'var_keyword')) continue;
+    const body = fn.body;
+    if (body.others || body.functions.length || body.returns.length !== 1) continue;
+    model.factories.set(fn, body.returns[0]);
+    const inner: Call[] = [];
+    collectCalls(body.returns[0], inner);
+    for (const c of inner) if (!seen.has(c)) seen.add(c), model.calls.push(c);
+  }
 }
 
 function countLines(text: string): number {
@@ -219,7 +248,7 @@ function countLines(text: string): number {
 // Statements
 
 function emptyFragment(): Fragment {
-  return { imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntaxErrors: [] };
+  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntaxErrors: [] };
 }
 
 function readStatement(stmt: Node, text: string): Fragment {
@@ -305,6 +334,10 @@ function readExpressionStatement(expr: Node, f: Fragment): void {
     const value = node ? toValue(node) : undefined;
     if (value) collectCalls(value, f.calls);
     for (const t of targets) {
+      if (ty(t) === 'attribute' && value && DOTTED.test(textOf(t))) {
+        f.attributeAssignments.push({ target: textOf(t).replace(/\s+/g, ''), value, range: rangeOf(expr) });
+        continue;
+      }
       if (ty(t) === 'identifier') {
         if (value) f.bindings.push({ kind: 'assign', name: textOf(t), value, range: rangeOf(t), annotation });
         else f.bindings.push({ kind: 'other', name: textOf(t), range: rangeOf(t) });
@@ -426,7 +459,11 @@ function headerParts(def: Node): { name?: Node; args?: Node; returns?: Node; bod
 export function readFunction(outer: Node, def: Node): FunctionDecl {
   const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
   const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
+  const inner = bodyOf(spanOf(def));
   return {
+    get body() {
+      return inner();
+    },
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
     nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
@@ -439,6 +476,29 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     docstring: docstringOf(body ?? null),
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
+}
+
+/** The top level of a function body, read when first asked for from a tree of its own. */
+function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
+  return readLater(span, '', '', (root) => {
+    const out: FunctionBody = { functions: [], returns: [], others: 0 };
+    let def = root.firstNamedChild;
+    while (def && ty(def) === 'decorated_definition') def = def.childForFieldName('definition');
+    const block = def && ty(def) === 'function_definition' ? headerParts(def).body : undefined;
+    const src = block ? sourceOf(block.tree).text : '';
+    let first = true;
+    for (const stmt of block ? kids(block) : []) {
+      const type = ty(stmt);
+      const inner = type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+      if (inner && ty(inner) === 'function_definition') out.functions.push(readFunction(stmt, inner));
+      else if (type === 'return_statement') {
+        const value = stmt.firstNamedChild;
+        out.returns.push(value ? toValue(value) : { kind: 'none', range: rangeOf(stmt), text: 'None' });
+      } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && /[rRbBuUfF]{0,2}['"]/y.test(src.slice(stmt.startIndex, stmt.startIndex + 3)))) out.others++;
+      first = false;
+    }
+    return out;
+  });
 }
 
 /**
@@ -737,8 +797,15 @@ function readValue(n: Node): Value {
       return { kind: 'lambda', range, text };
     case 'identifier':
       return { kind: 'name', name: text, range, text };
-    case 'attribute':
-      return DOTTED.test(text) ? { kind: 'attribute', path: text.replace(/\s+/g, ''), range, text } : { kind: 'unknown', range, text };
+    case 'attribute': {
+      if (DOTTED.test(text)) return { kind: 'attribute', path: text.replace(/\s+/g, ''), range, text };
+      // `Tools().describe`: an attribute of a call's result.
+      const object = n.childForFieldName('object');
+      const attr = n.childForFieldName('attribute');
+      if (!object || !attr || ty(object) !== 'call') return { kind: 'unknown', range, text };
+      setType(attr, 'identifier');
+      return { kind: 'member', object: toValue(object), attr: textOf(attr), range, text };
+    }
     case 'call': {
       const [fn, argsNode] = kids(n);
       if (!fn || !argsNode) return { kind: 'unknown', range, text };
@@ -747,10 +814,13 @@ function readValue(n: Node): Value {
       let calleeEnd = argsNode.startIndex;
       while (calleeEnd > fn.startIndex && /\s/.test(src[calleeEnd - 1])) calleeEnd--;
       knownEnd(fn, calleeEnd);
-      if (!DOTTED.test(textOf(fn))) return { kind: 'unknown', range, text };
+      // `vis.method(tag="mutation")(Tools.save)`: a call of what a call returned.
+      const inner = !DOTTED.test(textOf(fn)) && ty(fn) === 'call' ? toValue(fn) : undefined;
+      if (!DOTTED.test(textOf(fn)) && inner?.kind !== 'call') return { kind: 'unknown', range, text };
       facts(argsNode).span ??= { range: { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, text: src.slice(argsNode.startIndex, n.startIndex + text.length) };
       const call: Call = {
-        callee: textOf(fn).replace(/\s+/g, ''),
+        callee: inner ? textOf(fn) : textOf(fn).replace(/\s+/g, ''),
+        ...(inner?.kind === 'call' ? { inner: inner.call } : {}),
         args: ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
         range,
         calleeRange: rangeOf(fn),
@@ -794,6 +864,9 @@ function collectCalls(v: Value, out: Call[]): void {
     case 'call':
       collectCallsInCall(v.call, out);
       return;
+    case 'member':
+      collectCalls(v.object, out);
+      return;
     case 'list':
     case 'tuple':
     case 'set':
@@ -811,6 +884,7 @@ function collectCalls(v: Value, out: Call[]): void {
 }
 
 function collectCallsInCall(call: Call, out: Call[]): void {
+  if (call.inner) collectCallsInCall(call.inner, out);
   out.push(call);
   for (const a of call.args) collectCalls(a.value, out);
 }

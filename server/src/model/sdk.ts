@@ -59,6 +59,8 @@ export function allDecorators(cls: ClassDecl): Decorator[] {
 /** Qualifies every call and decorator, finds the SDK imports and decides the generation. */
 export function detectSdk(model: Model): void {
   for (const call of model.calls) {
+    // A call of a call's result is no SDK member, whatever its text starts with.
+    if (call.inner) continue;
     call.qualified = qualify(model, call.callee);
     call.sdk = flavourOf(call.qualified);
     if (!call.sdk) continue;
@@ -76,6 +78,15 @@ export function detectSdk(model: Model): void {
       model.sdkImports.push({ flavour, range: imp.statementRange, text: importTarget(imp) });
     }
   }
+  // `fn = vis.method(...)(fn)` keeps the function (vis.method returns what it is given): the name
+  // stays bound to the def, and the call is kept with the other after-the-fact decorations.
+  for (const [name, list] of model.bindings) {
+    if (list.length < 2 || !list.some((b) => b.kind === 'function')) continue;
+    const kept = list.filter((b) => !(b.kind === 'assign' && methodApplication(b.value, name)));
+    if (kept.length === list.length) continue;
+    for (const b of list) if (!kept.includes(b) && b.kind === 'assign') model.attributeAssignments.push({ target: name, value: b.value, range: b.range });
+    model.bindings.set(name, kept);
+  }
   const typed = model.sdkImports.some((s) => s.flavour === 'typed');
   const g1 = model.sdkImports.some((s) => s.flavour === 'g1');
   if (!typed && !g1) return;
@@ -86,6 +97,33 @@ export function detectSdk(model: Model): void {
     model.generation = typed ? 'G3' : 'G1';
     model.generationAssumed = true;
   }
+}
+
+/**
+ * The `vis.method(...)` call a value applies to `target`: `vis.method(tag="mutation")(target)` or
+ * `vis.method(target, tag=...)`. Undefined when the value is anything else.
+ */
+export function methodApplication(v: Value, target: string): Call | undefined {
+  if (v.kind !== 'call') return undefined;
+  const c = v.call;
+  const first = c.args[0];
+  const names =
+    !!first && first.name === undefined && !first.splat && ((first.value.kind === 'name' && first.value.name === target) || (first.value.kind === 'attribute' && first.value.path === target));
+  if (!names) return undefined;
+  if (c.inner && c.args.length === 1 && isTyped(c.inner, 'method')) return c.inner;
+  if (isTyped(c, 'method')) return c;
+  return undefined;
+}
+
+/** The `vis.method(...)` calls applied at module level to a function or method after its definition (`Tools.save = vis.method(...)(Tools.save)`). */
+export function methodPatches(model: Model, target: string): Call[] {
+  const out: Call[] = [];
+  for (const a of model.attributeAssignments) {
+    if (a.target !== target) continue;
+    const call = methodApplication(a.value, target);
+    if (call) out.push(call);
+  }
+  return out;
 }
 
 export interface Registration {
@@ -111,6 +149,12 @@ export function registrations(model: Model): Registration[] {
  * function or class, or another such name); anything else stays as it is (`name`) and counts as unknown.
  */
 export function resolve(model: Model, v: Value, depth = 0): Value {
+  if (v.kind === 'call' && depth <= 16 && !v.call.args.length && !v.call.inner) {
+    // A static factory's result (`_hooks()` where `def _hooks(): return [...]`).
+    const fn = functionNamed(model, v.call.callee);
+    const made = fn && model.factories.get(fn);
+    return made ? resolve(model, made, depth + 1) : v;
+  }
   if (v.kind !== 'name' || depth > 16) return v;
   const bindings = model.bindings.get(v.name);
   if (!bindings || bindings.length !== 1) return v;

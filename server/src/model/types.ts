@@ -31,6 +31,8 @@ export type Value =
   | { kind: 'name'; name: string; range: Range; text: string }
   /** A dotted name such as `os.environ` or `vis.Symbol` (not a call). */
   | { kind: 'attribute'; path: string; range: Range; text: string }
+  /** An attribute of something that is not a dotted name, such as `Tools().describe`. */
+  | { kind: 'member'; object: Value; attr: string; range: Range; text: string }
   /** A module-level function or class (the result of resolving a name). */
   | { kind: 'function'; name: string; range: Range; text: string }
   | { kind: 'class'; name: string; range: Range; text: string }
@@ -51,6 +53,8 @@ export interface Argument {
 export interface Call {
   /** Source text of the callee, e.g. `vis.Symbol`. */
   callee: string;
+  /** When the callee is itself a call (`vis.method(tag="mutation")(Tools.save)`): that call. */
+  inner?: Call;
   /** Fully qualified name of the callee through the file's imports, e.g. `blockether.vis.extension.Symbol`. */
   qualified?: string;
   /** The SDK member the callee is (set with `qualified`), e.g. `{ flavour: 'typed', member: 'Symbol' }`. */
@@ -95,6 +99,18 @@ export interface FunctionDecl {
   /** The docstring as Python evaluates the literal (not yet cleaned like inspect.getdoc). */
   docstring?: string;
   isAsync: boolean;
+  /** The top level of the body, read when first asked for (decorators and factories look inside). */
+  readonly body: FunctionBody;
+}
+
+/** What the top level of a function body holds. */
+export interface FunctionBody {
+  /** Nested `def`s, with their decorators. */
+  functions: FunctionDecl[];
+  /** The values of `return` statements (a bare `return` is None). */
+  returns: Value[];
+  /** Other statements (docstring and `pass` aside). */
+  others: number;
 }
 
 export interface FieldDecl {
@@ -180,8 +196,12 @@ export interface Model {
   classes: ClassDecl[];
   /** Module-level bindings by name, in source order. */
   bindings: Map<string, Binding[]>;
-  /** Every call at module level (outside function and class bodies), in source order, nested ones included. */
+  /** Every call at module level (outside function and class bodies), in source order, nested ones included, and the calls in what a static factory called at module level returns. */
   calls: Call[];
+  /** Module-level assignments to attributes (`Tools.save = vis.method(tag="mutation")(Tools.save)`), and rebindings of a function to itself through `vis.method` (`fn = vis.method(...)(fn)`), in source order. */
+  attributeAssignments: { target: string; value: Value; range: Range }[];
+  /** Module-level functions called at module level whose result is static: `def _hooks(): return [...]`. */
+  factories: Map<FunctionDecl, Value>;
   /** The calls to each SDK member, keyed `typed.Symbol`, `g1.extension`..., in source order. */
   sdkCalls: Map<string, Call[]>;
   /** Rows that tree-sitter could not parse and that were recovered. */

@@ -1,4 +1,6 @@
 // Every rule family, and running them over a model.
+import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
+import type { Resolver } from '../contracts/scope';
 import type { ContractFormat } from '../contracts/types';
 import type { Model } from '../model/types';
 import { extensionRules } from './extension';
@@ -10,7 +12,7 @@ import { registrationRules } from './registration';
 import { routingRules } from './routing';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
-import type { Finding, Rule, Severity } from './types';
+import type { Finding, ModuleRole, Rule, Severity } from './types';
 import { pathOf } from './util';
 
 export const allRules: Rule[] = [...fileRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
@@ -21,6 +23,11 @@ export type SeverityOverrides = Record<string, Severity | 'off'>;
 /** Options every rule may read. */
 export interface RuleOptions {
   contractFormat?: ContractFormat;
+  /** What the file is to Vis (from the program); unknown for a file on its own. */
+  role?: ModuleRole;
+  /** The module's Symbol analysis through the program; by default the file is analysed alone. */
+  symbols?: () => SymbolInfo[];
+  resolver?: Resolver;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
@@ -29,14 +36,28 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
   else if (!model.generation) return [];
   const findings: Finding[] = [];
   const path = pathOf(model.uri);
+  let infos: SymbolInfo[] | undefined;
+  const symbols =
+    options.symbols ??
+    (() => {
+      try {
+        return (infos ??= symbolInfos(model, { format: options.contractFormat ?? 'C3' }));
+      } catch {
+        // A fault in the static analysis must not take the file's other diagnostics down with it.
+        return (infos = []);
+      }
+    });
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
     rule.check({
       model,
       path,
-      report: (range, message, fix) => findings.push({ rule: rule.id, severity, message, range, fix }),
+      report: (range, message, fix, extra) => findings.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
       contractFormat: options.contractFormat,
+      role: options.role ?? 'unknown',
+      symbols,
+      resolver: options.resolver ?? {},
     });
   }
   return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

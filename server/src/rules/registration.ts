@@ -2,6 +2,7 @@
 // the other generation's names, and mixing the G1 and typed SDKs. vis-sdk.md §1, §2.2.
 import { TYPED_MODULE, importFlavour, isKnown, registrations, resolve, sdkCall } from '../model/sdk';
 import type { Call, Model } from '../model/types';
+import { isEntryName } from '../workspace/discovery';
 import type { Rule } from './types';
 import { callsOf, keyword } from './util';
 
@@ -28,12 +29,15 @@ function extensionName(model: Model, call: Call): string {
   return v?.kind === 'str' ? v.value : '?';
 }
 
-/** An entry file: where Vis looks for a registration (a helper module imported by one needs none). */
-function isEntryFile(model: Model, path: string): boolean {
+/**
+ * For a file the program does not place (an untitled document, a file outside any project): whether it
+ * looks like an entry file. A top-level test file of an extensions directory is never one.
+ */
+function looksLikeEntry(model: Model, path: string): boolean {
   const parts = path.split(/[\\/]/);
   const base = parts[parts.length - 1];
+  if (parts[parts.length - 2] === 'extensions' && parts[parts.length - 3] === '.vis') return isEntryName(base);
   if (base === 'extension.py') return true;
-  if (parts[parts.length - 2] === 'extensions' && parts[parts.length - 3] === '.vis') return true;
   return callsOf(model, 'typed', 'Extension').length > 0;
 }
 
@@ -103,8 +107,10 @@ export const registrationRules: Rule[] = [
     id: 'REG-005',
     severity: 'error',
     summary: 'An entry file must register its extension.',
-    check({ model, path, report }) {
-      if (!model.generation || validRegistrations(model).length > 0 || !isEntryFile(model, path)) return;
+    check({ model, path, report, role }) {
+      if (!model.generation || validRegistrations(model).length > 0) return;
+      // Vis looks for a registration in the entry files it discovers; a module they import needs none.
+      if (role === 'module' || (role === 'unknown' && !looksLikeEntry(model, path))) return;
       const where = model.sdkImports[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       report(where, `${path} never called ${registerName(model.generation)}(...)`);
     },

@@ -2,31 +2,25 @@
 // (SYM-001…SYM-016, vis-sdk.md §2.3–§2.4), the activity guidance (SYM-008) and duplicate tool names
 // within one Extension (SYM-017, a warning: the SDK does not check it).
 // The analysis itself lives in server/src/contracts (it is the same traversal that builds contracts);
-// rules read it without a module loader, so whatever lives in other files stays unknown and silent.
-import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
-import type { ContractFormat } from '../contracts/types';
+// rules read it from the program (`ctx.symbols()`), computed once per module version with sibling
+// modules resolved, so hovers, previews and diagnostics share it. A mistake in a declaration that lives
+// in another module is reported on that module's line, with the `vis.Symbol(...)` that exports it as
+// related information.
+import type { Issue, SymbolInfo } from '../contracts/symbols';
 import { isKnown, resolve, sdkCall } from '../model/sdk';
-import type { Model } from '../model/types';
 import type { Rule, RuleContext, Severity } from './types';
 import { callsOf, keyword } from './util';
 
-const cache = new WeakMap<Model, Map<ContractFormat, SymbolInfo[]>>();
-
-/** The Symbols of a model, analysed once per model and format. */
-export function symbolsOf(model: Model, format: ContractFormat = 'C3'): SymbolInfo[] {
-  let byFormat = cache.get(model);
-  if (!byFormat) cache.set(model, (byFormat = new Map()));
-  let infos = byFormat.get(format);
-  if (!infos) {
-    try {
-      infos = symbolInfos(model, { format });
-    } catch {
-      // A fault in the static analysis must not take the file's other diagnostics down with it.
-      infos = [];
-    }
-    byFormat.set(format, infos);
+/** An issue on the analysed module, or on the module that holds the declaration, pointing back at the Symbol. */
+function reportIssue(ctx: RuleContext, info: SymbolInfo, issue: Issue): void {
+  if (!issue.uri || issue.uri === ctx.model.uri) {
+    ctx.report(issue.range, issue.message);
+    return;
   }
-  return infos;
+  ctx.report(issue.range, issue.message, undefined, {
+    uri: issue.uri,
+    related: [{ uri: ctx.model.uri, range: info.call.range, message: `exported by this ${info.call.callee}(...)` }],
+  });
 }
 
 function issueRule(id: string, summary: string, severity: Severity = 'error'): Rule {
@@ -35,8 +29,8 @@ function issueRule(id: string, summary: string, severity: Severity = 'error'): R
     severity,
     summary,
     check(ctx: RuleContext) {
-      for (const info of symbolsOf(ctx.model, ctx.contractFormat)) {
-        for (const issue of info.issues) if (issue.rule === id) ctx.report(issue.range, issue.message);
+      for (const info of ctx.symbols()) {
+        for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
       }
     },
   };
@@ -54,8 +48,8 @@ export const symbolRules: Rule[] = [
     severity: 'information',
     summary: 'Every exported callable should declare an explicit vis.Activity (on each vis.method for a namespace).',
     check(ctx) {
-      for (const info of symbolsOf(ctx.model, ctx.contractFormat)) {
-        for (const issue of info.issues) if (issue.rule === 'SYM-008') ctx.report(issue.range, issue.message);
+      for (const info of ctx.symbols()) {
+        for (const issue of info.issues) if (issue.rule === 'SYM-008') reportIssue(ctx, info, issue);
         if (info.form !== 'object') continue;
         for (const tool of info.tools) {
           if (tool.hasActivity || !tool.decl) continue;
@@ -80,7 +74,7 @@ export const symbolRules: Rule[] = [
     severity: 'warning',
     summary: 'Two Symbols with the same public name in one Extension (the SDK does not check it; the host behaviour is undefined).',
     check(ctx) {
-      const infos = symbolsOf(ctx.model, ctx.contractFormat);
+      const infos = ctx.symbols();
       for (const ext of callsOf(ctx.model, 'typed', 'Extension')) {
         const arg = keyword(ext, 'symbols');
         const list = arg && resolve(ctx.model, arg.value);

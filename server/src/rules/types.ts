@@ -1,4 +1,7 @@
-// What a rule is and what it reports. Rules only read the declaration model.
+// What a rule is and what it reports. Rules read the declaration model, and through the program what
+// other modules declare (the Symbol analysis across modules, classes found through imports).
+import type { SymbolInfo } from '../contracts/symbols';
+import type { Resolver } from '../contracts/scope';
 import type { ContractFormat } from '../contracts/types';
 import type { Model, Range } from '../model/types';
 
@@ -14,21 +17,46 @@ export interface Fix {
   edits: TextEditFix[];
 }
 
+/** Another place that explains a finding (LSP relatedInformation). */
+export interface RelatedLocation {
+  uri: string;
+  range: Range;
+  message: string;
+}
+
 export interface Finding {
   rule: string;
   severity: Severity;
   message: string;
   range: Range;
   fix?: Fix;
+  /** The module the finding belongs to when it is not the analysed one (a declaration in a sibling module). */
+  uri?: string;
+  related?: RelatedLocation[];
 }
+
+/** Where a finding goes when it is not on the analysed module, and what explains it. */
+export interface ReportOptions {
+  uri?: string;
+  related?: RelatedLocation[];
+}
+
+/** What a module is to Vis: an entry file it loads, a module an entry imports, or not known (a file on its own). */
+export type ModuleRole = 'entry' | 'module' | 'unknown';
 
 export interface RuleContext {
   model: Model;
   /** The file's path (or URI when it has none), as Vis names it in load errors. */
   path: string;
-  report(range: Range, message: string, fix?: Fix): void;
+  report(range: Range, message: string, fix?: Fix, options?: ReportOptions): void;
   /** The contract format the user chose (visAuthoring.contractFormat); it decides the tag vocabulary. Default C3. */
   contractFormat?: ContractFormat;
+  /** Whether Vis loads the file as an entry (REG-005 applies only to entries). */
+  role: ModuleRole;
+  /** The module's `vis.Symbol(...)` declarations, analysed once through the program (sibling modules resolved). */
+  symbols(): SymbolInfo[];
+  /** Finds the modules the file imports (classes and records defined elsewhere). */
+  resolver: Resolver;
 }
 
 export interface Rule {

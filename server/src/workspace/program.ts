@@ -1,0 +1,729 @@
+// The workspace program (pyright's Program over its SourceFiles): per workspace folder, the entry files
+// Vis would load (server/src/workspace/discovery.ts), each entry's import environment (its folder,
+// `[tool.vis] source_paths` and `project` from its PEP 723 block or pyproject.toml, the virtual
+// environment's site-packages), the module graph with reverse dependencies, and the joins that read
+// several modules: the Symbol analysis with sibling modules resolved, the rules, cross-file checks.
+//
+// Layers, each computed once and shared by every feature and the CLI:
+//   module analysis   one per module version (ModuleStore: tree → model), whoever asks;
+//   join              per module version, contract format and the versions of the modules it read:
+//                     its Symbol analysis and its rule findings (findings may belong to another module:
+//                     a declaration in a sibling is reported there);
+//   workspace checks  across entries: one name or alias registered twice, a project extension
+//                     shadowing a global one.
+// Nothing here holds VS Code types or LSP objects, so the CLI and a worker thread can run it.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Analysis, ModuleAnalysis } from '../analysis';
+import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
+import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
+import type { ContractFormat } from '../contracts/types';
+import { allRules, runRules, type SeverityOverrides } from '../rules';
+import type { Finding, ModuleRole } from '../rules/types';
+import { filePathOf } from '../rules/util';
+import { workspaceRules, type RegisteredExtension } from '../rules/workspace';
+import { findExtension } from '../docs/extension';
+import { fileStamp, readTextFileSync } from '../../../shared/files';
+import { DEFAULT_MAX_FILE_SIZE } from '../parse/limits';
+import { isEntryName, isExtensionsDir, projectEntries, type EntryFile } from './discovery';
+import {
+  lockedVisAgent,
+  projectDirOf,
+  readScriptManifest,
+  readToml,
+  sourcePathsOf,
+  visAgentPins,
+  type Manifest,
+  type VersionPin,
+} from './manifest';
+import { ModuleStore } from './modules';
+import { ParserFault, guarded } from '../parse/parser';
+import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
+
+/** The text of a module open in an editor, by its canonical URI; `uri` is the editor's own spelling of it. */
+export type OpenDocuments = (uri: string) => { version: number; text: string; uri?: string } | undefined;
+
+export interface ProgramOptions {
+  /** The workspace folder; without one the program holds only the documents it is given. */
+  root?: string;
+  open?: OpenDocuments;
+  /** The global extensions directory (`VIS_EXTENSIONS_DIR` or `~/.vis/extensions`); undefined: none. */
+  globalDir?: string;
+  /** `python.defaultInterpreterPath`, when the client passes it: its environment's site-packages are import roots. */
+  interpreter?: string;
+  overrides?: SeverityOverrides;
+  contractFormat?: ContractFormat;
+  /** Modules with more characters are not analysed. */
+  maxFileSize?: number;
+  /** Keep the trees of open documents between versions (incremental re-parse). Default true. */
+  keepTrees?: boolean;
+  /** Told of every module version analysed and every Symbol analysis (`VIS_AUTHORING_TRACE=analysis`). */
+  trace?: (message: string) => void;
+  /** The entry files, when they are given rather than discovered (the CLI on a folder of extensions). */
+  entries?: EntryFile[];
+}
+
+/** How an entry imports: its roots in `sys.path` order, and what the project pins. */
+export interface ImportEnvironment {
+  entry: string;
+  roots: string[];
+  /** The site-packages folders (and editable-install folders) among the roots: third-party code, read only. */
+  external: string[];
+  /** The entry's manifest: its PEP 723 block, or the pyproject.toml of a package. */
+  manifest?: Manifest;
+  pins: VersionPin[];
+}
+
+/** A name or dotted path resolved to where it is declared. */
+export interface Declaration {
+  uri: string;
+  range: import('../model/types').Range;
+  kind: 'module' | 'class' | 'function' | 'variable';
+}
+
+interface Join {
+  analysis: ModuleAnalysis;
+  epoch: number;
+  format: ContractFormat;
+  /** Every module file the join read, with the stamp it read. */
+  deps: Map<string, string | undefined>;
+  loader: ModuleLoader;
+  infos?: SymbolInfo[];
+  findings?: Finding[];
+}
+
+const toUri = (file: string) => pathToFileURL(file).href;
+
+/** The canonical URI of a document: `file:` URIs spelled as Node spells them, any other URI as it is. */
+export function canonicalUri(uri: string): string {
+  const file = filePathOf(uri);
+  return file ? toUri(file) : uri;
+}
+
+function inside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+export class Program {
+  readonly root?: string;
+  readonly modules = new ModuleStore();
+  readonly resolver = new ModuleResolver();
+  overrides: SeverityOverrides;
+  contractFormat: ContractFormat;
+  maxFileSize: number;
+  globalDir?: string;
+  interpreter?: string;
+  /** Counters for tests and the bench: Symbol analyses and rule runs (one per module version and inputs). */
+  readonly stats = { symbolAnalyses: 0, ruleRuns: 0 };
+
+  private open: OpenDocuments;
+  private keepTrees: boolean;
+  /** Bumped when something every join reads changes: settings, entries, manifests, files created or deleted. */
+  private epoch = 0;
+  private entryList?: EntryFile[];
+  private entryByPath?: Map<string, EntryFile>;
+  private owners = new Map<string, string>();
+  private envs = new Map<string, { key: string; env: ImportEnvironment }>();
+  private venvRoots = new Map<string, string[]>();
+  private joins = new Map<string, Join>();
+  private importsCache = new Map<string, { analysis: ModuleAnalysis; epoch: number; files: string[] }>();
+  /** The modules each module's findings were put on, as last computed (for re-publication). */
+  private targets = new Map<string, Set<string>>();
+  private crossFile?: { key: string; findings: Finding[] };
+  private unwatchedFor?: { entries: EntryFile[]; list: string[] };
+  /** The modules whose joins read a file (a superset: a join replaced since may not read it any more). */
+  private readers = new Map<string, Set<string>>();
+
+  constructor(options: ProgramOptions = {}) {
+    this.root = options.root && path.resolve(options.root);
+    this.open = options.open ?? (() => undefined);
+    this.globalDir = options.globalDir;
+    this.interpreter = options.interpreter;
+    this.overrides = options.overrides ?? {};
+    this.contractFormat = options.contractFormat ?? 'C3';
+    this.maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+    this.keepTrees = options.keepTrees ?? true;
+    this.givenEntries = options.entries;
+    this.trace = options.trace;
+    if (this.trace) this.modules.onAnalyzed = (a) => this.trace?.(`analysed ${a.uri} ${a.stamp}`);
+  }
+
+  private trace?: (message: string) => void;
+
+  private givenEntries?: EntryFile[];
+
+  // -------------------------------------------------------------------------------------------
+  // Sources
+
+  /** The URI an editor knows a module by (its own spelling for open documents). */
+  clientUri(uri: string): string {
+    return this.open(uri)?.uri ?? uri;
+  }
+
+  /**
+   * A file's stamp on disk. Under a folder the client watches for us (`workspace/didChangeWatchedFiles`),
+   * the stamp is kept until the client reports a change; anywhere else it is read again each time.
+   */
+  private diskStamp(file: string): string | undefined {
+    if (this.stamps.has(file)) return this.stamps.get(file);
+    const watched = this.watched.some((d) => inside(file, d));
+    const stamp = fileStamp(file);
+    if (watched) this.stamps.set(file, stamp);
+    return stamp;
+  }
+
+  private stamps = new Map<string, string | undefined>();
+  private paths = new Map<string, string | undefined>();
+
+  /** The file of a `file:` URI (cached: URL parsing is not free). */
+  private pathOf(uri: string): string | undefined {
+    let p = this.paths.get(uri);
+    if (p === undefined && !this.paths.has(uri)) this.paths.set(uri, (p = filePathOf(uri)));
+    return p;
+  }
+  /** Folders whose file changes the client reports (set when the server registers its file watchers). */
+  private watched: string[] = [];
+
+  /** Whether a module is open in an editor. */
+  isOpen(uri: string): boolean {
+    return !!this.open(uri);
+  }
+
+  /** What tells this version of a module from the next, or undefined when it does not exist. */
+  stamp(uri: string): string | undefined {
+    const doc = this.open(uri);
+    if (doc) return `open:${doc.version}:${doc.text.length}`;
+    const file = this.pathOf(uri);
+    return file ? this.diskStamp(file) : undefined;
+  }
+
+  /** The current version of a module, analysed (once per version). Undefined when it cannot be read or is too large. */
+  module(uri: string): ModuleAnalysis | undefined {
+    const doc = this.open(uri);
+    if (doc) return this.modules.analyze(uri, `open:${doc.version}:${doc.text.length}`, doc.version, doc.text, this.keepTrees, this.maxFileSize);
+    const file = this.pathOf(uri);
+    if (!file) return undefined;
+    const stamp = this.diskStamp(file);
+    if (stamp === undefined) {
+      this.modules.forget(uri);
+      return undefined;
+    }
+    const prev = this.modules.get(uri);
+    if (prev && prev.stamp === stamp) return prev;
+    // Regular files only, at most 3 bytes (UTF-8) per character allowed, checked before reading.
+    const read = readTextFileSync(file, { maxBytes: this.maxFileSize * 3 });
+    if (!read.ok) return undefined;
+    return this.modules.analyze(uri, read.stamp, 0, read.text, false, this.maxFileSize);
+  }
+
+  /** An editor closed the document: its tree is freed, and the file on disk is what counts from now on. */
+  closed(uri: string): void {
+    this.modules.release(uri);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Structure: entries, environments, the module graph
+
+  /** The entry files Vis would load for this folder (global, project, the folder as a package), in Vis's order. */
+  entries(): EntryFile[] {
+    if (!this.entryList) {
+      this.entryList = this.givenEntries ?? (this.root ? projectEntries(this.root, this.globalDir) : []);
+      this.entryByPath = new Map(this.entryList.map((e) => [path.resolve(e.path), e]));
+    }
+    return this.entryList;
+  }
+
+  entry(file: string): EntryFile | undefined {
+    this.entries();
+    return this.entryByPath!.get(path.resolve(file));
+  }
+
+  /** The entry whose environment a module is imported in: the one indexing found, else the package around it. */
+  entryFor(file: string): string | undefined {
+    if (this.entry(file)) return path.resolve(file);
+    const owner = this.owners.get(path.resolve(file));
+    if (owner) return owner;
+    let dir = path.dirname(path.resolve(file));
+    for (let i = 0; i < 12; i++) {
+      if (this.isExtensionsDirectory(dir)) return undefined;
+      const candidate = path.join(dir, 'extension.py');
+      if (candidate !== path.resolve(file) && this.resolver.isFile(candidate)) return candidate;
+      const up = path.dirname(dir);
+      // Without a folder, only the package around the module (src/<pkg>/tools.py → extension.py).
+      if (up === dir || (this.root ? !inside(up, this.root) : i >= 3)) return undefined;
+      dir = up;
+    }
+    return undefined;
+  }
+
+  private isExtensionsDirectory(dir: string): boolean {
+    return isExtensionsDir(dir, this.globalDir);
+  }
+
+  /** What a module is to Vis: an entry it loads, a module an entry imports, or not known. */
+  role(uri: string): ModuleRole {
+    const file = filePathOf(uri);
+    if (!file) return 'unknown';
+    if (this.entry(file)) return 'entry';
+    // A top-level file of an extensions directory is an entry unless it is a test file or a dotfile,
+    // which Vis never loads.
+    if (this.isExtensionsDirectory(path.dirname(path.resolve(file)))) return isEntryName(path.basename(file)) ? 'entry' : 'module';
+    if (this.entryFor(file)) return 'module';
+    return 'unknown';
+  }
+
+  /** The import environment of a module: its entry's, or its own when no entry imports it. */
+  environment(uri: string): ImportEnvironment | undefined {
+    const file = filePathOf(uri);
+    if (!file) return undefined;
+    return this.environmentOfEntry(this.entryFor(file) ?? path.resolve(file));
+  }
+
+  private environmentOfEntry(entry: string): ImportEnvironment {
+    const dir = path.dirname(entry);
+    const packaged = path.basename(entry) === 'extension.py';
+    const pyproject = path.join(dir, 'pyproject.toml');
+    const lock = path.join(dir, 'uv.lock');
+    const key = `${this.epoch}|${this.stamp(toUri(entry))}|${packaged ? `${this.diskStamp(pyproject)}|${this.diskStamp(lock)}` : ''}`;
+    const hit = this.envs.get(entry);
+    if (hit && hit.key === key) return hit.env;
+    const model = this.module(toUri(entry))?.model;
+    let manifest: Manifest | undefined;
+    if (model?.script) manifest = readScriptManifest(entry, model.script.content, model.script.range.start.line);
+    else if (packaged) manifest = this.readManifest(pyproject);
+    const roots = [dir];
+    const pins: VersionPin[] = manifest ? visAgentPins(manifest) : [];
+    if (packaged && !model?.script) pins.push(...this.readLock(lock));
+    const venvDirs = [dir];
+    for (const p of (manifest && sourcePathsOf(manifest)) ?? []) {
+      const abs = path.resolve(dir, p);
+      if (!roots.includes(abs)) roots.push(abs);
+    }
+    const project = manifest && projectDirOf(manifest);
+    if (project) {
+      // A uv project whose editable source is imported live: its `src/` layout, or the folder itself.
+      const abs = path.resolve(dir, project);
+      const src = path.join(abs, 'src');
+      roots.push(this.resolver.isDir(src) ? src : abs);
+      venvDirs.push(abs);
+      const projectManifest = this.readManifest(path.join(abs, 'pyproject.toml'));
+      if (projectManifest) pins.push(...visAgentPins(projectManifest));
+      pins.push(...this.readLock(path.join(abs, 'uv.lock')));
+    }
+    if (this.root) venvDirs.push(this.root);
+    const venvs = [...new Set(venvDirs.flatMap((d) => venvsIn(d)))];
+    if (this.interpreter) {
+      const env = environmentOfInterpreter(this.interpreter);
+      if (env && !venvs.includes(env)) venvs.push(env);
+    }
+    const venvKey = venvs.join('\u0000');
+    let external = this.venvRoots.get(venvKey);
+    if (!external) this.venvRoots.set(venvKey, (external = environmentRoots(venvs)));
+    for (const r of external) if (!roots.includes(r)) roots.push(r);
+    const env: ImportEnvironment = { entry, roots, external, manifest, pins };
+    this.envs.set(entry, { key, env });
+    return env;
+  }
+
+  private readManifest(file: string): Manifest | undefined {
+    const r = readTextFileSync(file, { maxBytes: 1_000_000 });
+    return r.ok ? readToml('pyproject', file, r.text) : undefined;
+  }
+
+  private readLock(file: string): VersionPin[] {
+    const r = readTextFileSync(file, { maxBytes: 20_000_000 });
+    return r.ok ? lockedVisAgent(file, r.text) : [];
+  }
+
+  /** What the project shows about the SDK version a module is written for: the `vis-agent` pins of its entry's manifests. */
+  projectEvidence(uri: string): { pins: VersionPin[] } {
+    return { pins: this.environment(uri)?.pins ?? [] };
+  }
+
+  /** Whether a file is third-party code (in the environment's site-packages): read for types, never checked. */
+  isExternal(file: string, env?: ImportEnvironment): boolean {
+    const e = env ?? this.environment(toUri(file));
+    return !!e?.external.some((d) => inside(file, d));
+  }
+
+  /** Resolves an import written in a module: `a.b` along the environment's roots, `.a` from the module's package. */
+  resolveImport(uri: string, name: string): string | undefined {
+    const file = filePathOf(uri);
+    const dots = /^\.*/.exec(name)![0].length;
+    if (dots) return file ? this.resolver.resolveRelative(file, dots, name.slice(dots)) : undefined;
+    const env = this.environment(uri);
+    return env ? this.resolver.resolve(env.roots, name) : undefined;
+  }
+
+  /** The module files a module imports (`import a.b` reads `a` and `a.b`; `from a import b` reads `a` and, when it is one, the submodule `a.b`). */
+  imports(uri: string): string[] {
+    const analysis = this.module(uri);
+    if (!analysis) return [];
+    const hit = this.importsCache.get(uri);
+    if (hit && hit.analysis === analysis && hit.epoch === this.epoch) return hit.files;
+    const files = new Set<string>();
+    const add = (name: string) => {
+      const f = this.resolveImport(uri, name);
+      if (f) files.add(f);
+    };
+    for (const imp of analysis.model.imports) {
+      const dots = /^\.*/.exec(imp.module)![0].length;
+      const parts = imp.module.slice(dots).split('.').filter(Boolean);
+      const prefix = imp.module.slice(0, dots);
+      for (let i = 1; i <= parts.length; i++) add(prefix + parts.slice(0, i).join('.'));
+      if (dots && !parts.length) add(prefix);
+      if (imp.name !== undefined) add(dots && !parts.length ? prefix + imp.name : `${imp.module}.${imp.name}`);
+    }
+    const out = [...files];
+    this.importsCache.set(uri, { analysis, epoch: this.epoch, files: out });
+    return out;
+  }
+
+  /** The workspace modules an entry reaches through its imports (third-party modules excluded), the entry first. */
+  reached(entry: string): string[] {
+    const env = this.environmentOfEntry(path.resolve(entry));
+    const seen = new Set<string>([path.resolve(entry)]);
+    const queue = [path.resolve(entry)];
+    while (queue.length) {
+      const file = queue.shift()!;
+      for (const dep of this.imports(toUri(file))) {
+        if (seen.has(dep) || this.isExternal(dep, env)) continue;
+        seen.add(dep);
+        queue.push(dep);
+      }
+    }
+    return [...seen];
+  }
+
+  /**
+   * The modules the program checks: every entry in the folder (global entries outside it are read for
+   * the cross-file checks only) and the workspace modules they reach. Indexing records which entry
+   * each module is imported by, for the environment its imports resolve in.
+   */
+  index(): string[] {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    const owners = new Map<string, string>();
+    for (const e of this.entries()) {
+      const checked = e.scope !== 'global' || (this.root && inside(e.path, this.root));
+      for (const file of this.reached(e.path)) {
+        if (!owners.has(file) && !this.entry(file)) owners.set(file, path.resolve(e.path));
+        if (checked && !seen.has(file)) {
+          seen.add(file);
+          out.push(toUri(file));
+        }
+      }
+    }
+    const changed = owners.size !== this.owners.size || [...owners].some(([k, v]) => this.owners.get(k) !== v);
+    if (changed) {
+      this.owners = owners;
+      this.epoch++;
+    }
+    return out;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Joins: Symbol analysis and rules, once per module version and inputs
+
+  private loaderFor(uri: string, deps: Map<string, string | undefined>): ModuleLoader {
+    const self = this;
+    const scopes = new Map<string, ModuleScope | undefined>();
+    return {
+      load(from: ModuleScope, name: string): ModuleScope | undefined {
+        const fromUri = from.path ? toUri(from.path) : uri;
+        const file = self.resolveImport(fromUri, name);
+        if (!file) return undefined;
+        if (scopes.has(file)) return scopes.get(file);
+        const target = toUri(file);
+        const analysis = self.module(target);
+        deps.set(file, analysis?.stamp);
+        let readers = self.readers.get(file);
+        if (!readers) self.readers.set(file, (readers = new Set()));
+        readers.add(uri);
+        const scope = analysis && scopeOf(analysis.model, { path: file, entry: !!self.entry(file) });
+        scopes.set(file, scope);
+        return scope;
+      },
+    };
+  }
+
+  private join(uri: string): Join | undefined {
+    const analysis = this.module(uri);
+    if (!analysis) return undefined;
+    const j = this.joins.get(uri);
+    if (j && j.analysis === analysis && j.epoch === this.epoch && j.format === this.contractFormat && this.fresh(j)) return j;
+    const deps = new Map<string, string | undefined>();
+    const next: Join = { analysis, epoch: this.epoch, format: this.contractFormat, deps, loader: this.loaderFor(uri, deps) };
+    this.joins.set(uri, next);
+    return next;
+  }
+
+  private fresh(j: Join): boolean {
+    for (const [file, stamp] of j.deps) if (this.stamp(toUri(file)) !== stamp) return false;
+    return true;
+  }
+
+  /** The module's `vis.Symbol(...)` declarations, analysed with its imports resolved: shared by rules, hovers, contracts and previews. */
+  symbols(uri: string): SymbolInfo[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.infos) {
+      this.stats.symbolAnalyses++;
+      this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
+      const file = filePathOf(uri);
+      try {
+        j.infos = symbolInfos(j.analysis.model, { format: j.format, loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+      } catch {
+        // A fault in the static analysis must not take the module's other results down with it.
+        j.infos = [];
+      }
+    }
+    return j.infos;
+  }
+
+  /** The rule findings of a module's analysis; some may belong to other modules (`uri` set). */
+  findings(uri: string): Finding[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.findings) {
+      this.stats.ruleRuns++;
+      const model = j.analysis.model;
+      try {
+        // Rules may read parts of the model lazily (parameters parse on first use): contained too.
+        j.findings = guarded(() =>
+          runRules(model, this.overrides, allRules, {
+            contractFormat: j.format,
+            role: this.role(uri),
+            symbols: () => this.symbols(uri),
+            resolver: { loader: j.loader },
+          }),
+        );
+      } catch (e) {
+        if (!(e instanceof ParserFault)) throw e;
+        // The file gets one finding that says so, in place of the rest.
+        const unanalysed = { rule: 'ANA-001' as const, message: `vis-authoring could not analyse this file: a check failed (${e.reason})`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+        j.findings = model.generation ? runRules({ ...model, unanalysed }, this.overrides) : [];
+      }
+      const targets = new Set(j.findings.flatMap((f) => (f.uri ? [f.uri] : [])));
+      const before = this.targets.get(uri);
+      this.targets.set(uri, before ? new Set([...before, ...targets]) : targets);
+      for (const t of targets) {
+        let by = this.reportedBy.get(t);
+        if (!by) this.reportedBy.set(t, (by = new Set()));
+        by.add(uri);
+      }
+    }
+    return j.findings;
+  }
+
+  /** A module's analysis with everything reported on it: its own findings, those other modules put on it, and the cross-file checks. */
+  analysis(uri: string): Analysis | undefined {
+    const a = this.module(uri);
+    if (!a) return undefined;
+    // The entry that imports this module reports on it: make sure its findings are known.
+    const file = filePathOf(uri);
+    const owner = file && this.entryFor(file);
+    if (owner && owner !== path.resolve(file)) this.findings(toUri(owner));
+    const findings = this.findings(uri).filter((f) => !f.uri || f.uri === uri);
+    for (const other of this.reporters(uri)) findings.push(...this.findings(other).filter((f) => f.uri === uri));
+    findings.push(...this.workspaceFindings().filter((f) => f.uri === uri));
+    findings.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+    return { ...a, findings };
+  }
+
+  /** Modules whose analysis read this one (so may report on it), this one excluded. */
+  private reporters(uri: string): string[] {
+    const file = this.pathOf(uri);
+    const out = new Set<string>();
+    for (const other of (file && this.readers.get(file)) || []) if (other !== uri && this.joins.get(other)?.deps.has(file!)) out.add(other);
+    for (const other of this.reportedBy.get(uri) ?? []) if (other !== uri) out.add(other);
+    return [...out];
+  }
+
+  /** For each module, the modules whose findings were put on it. */
+  private reportedBy = new Map<string, Set<string>>();
+
+  /** The modules whose results may change when these change (themselves, what read them, what they report on), to re-publish. */
+  affected(uris: Iterable<string>): Set<string> {
+    const out = new Set<string>();
+    const queue = [...uris];
+    while (queue.length) {
+      const uri = queue.pop()!;
+      if (out.has(uri)) continue;
+      out.add(uri);
+      for (const other of this.dependents(uri)) if (!out.has(other)) queue.push(other);
+      for (const t of this.targets.get(uri) ?? []) if (!out.has(t)) queue.push(t);
+    }
+    // A changed entry can start or stop a cross-file finding on another entry.
+    if ([...out].some((u) => { const f = filePathOf(u); return f && this.entry(f); })) {
+      for (const f of this.crossFile?.findings ?? []) if (f.uri) out.add(f.uri);
+      for (const f of this.workspaceFindings()) if (f.uri) out.add(f.uri);
+    }
+    return out;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Workspace checks
+
+  /** The extensions the entries register, in Vis's load order. */
+  registeredExtensions(): RegisteredExtension[] {
+    const out: RegisteredExtension[] = [];
+    for (const e of this.entries()) {
+      const uri = toUri(e.path);
+      const analysis = this.module(uri);
+      const ext = analysis && findExtension(analysis.model);
+      if (!ext) continue;
+      const text = (field: string) => {
+        const arg = ext.fields.get(field);
+        return arg && arg.value.kind === 'str' ? { value: arg.value.value, range: arg.value.range } : undefined;
+      };
+      out.push({ uri, path: e.path, scope: e.scope, name: text('name'), alias: text('alias'), anchor: ext.anchor.range });
+    }
+    return out;
+  }
+
+  /** Findings across entries (WS-001…WS-003), on the entries they concern. */
+  workspaceFindings(): Finding[] {
+    if (!this.root) return [];
+    const entries = this.entries();
+    // A new version of any module may change what an entry registers; unwatched entries are checked on disk.
+    if (this.unwatchedFor?.entries !== entries) this.unwatchedFor = { entries, list: entries.filter((e) => !this.watched.some((d) => inside(e.path, d))).map((e) => toUri(e.path)) };
+    const unwatched = this.unwatchedFor.list;
+    const key = `${this.epoch}|${this.modules.analyses}|${unwatched.map((u) => this.stamp(u)).join('|')}|${JSON.stringify(this.overrides)}`;
+    if (this.crossFile?.key === key) return this.crossFile.findings;
+    const extensions = this.registeredExtensions();
+    const findings: Finding[] = [];
+    for (const rule of workspaceRules) {
+      const severity = this.overrides[rule.id] ?? rule.severity;
+      if (severity === 'off') continue;
+      rule.check({
+        extensions,
+        report: (uri, range, message, related) => findings.push({ rule: rule.id, severity, message, range, uri, related }),
+      });
+    }
+    this.crossFile = { key, findings };
+    return findings;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Queries for navigation and the previews
+
+  /** The tools an entry exports, each with the module its declaration lives in. */
+  exportedTools(uri: string): { info: SymbolInfo; tool: ToolInfo; uri?: string }[] {
+    return this.symbols(uri).flatMap((info) => info.tools.map((tool) => ({ info, tool, uri: tool.declUri })));
+  }
+
+  /** Where a name or dotted path (`Tools`, `pkg.models.Reading`) written in a module is declared, following imports into other modules. */
+  declarationOf(uri: string, dotted: string): Declaration | undefined {
+    let current = uri;
+    let parts = dotted.split('.');
+    for (let hops = 0; hops < 32 && parts.length; hops++) {
+      const model = this.module(current)?.model;
+      if (!model) return undefined;
+      const bindings = model.bindings.get(parts[0]);
+      const b = bindings?.[bindings.length - 1];
+      if (!b) {
+        // A submodule of a package module (`pkg.models` reached as an attribute of `pkg`).
+        const file = filePathOf(current);
+        const sub = file && path.basename(file) === '__init__.py' ? this.resolveImport(current, `.${parts[0]}`) : undefined;
+        if (!sub) return undefined;
+        current = toUri(sub);
+        parts = parts.slice(1);
+        if (!parts.length) return { uri: current, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, kind: 'module' };
+        continue;
+      }
+      if (b.kind === 'import') {
+        const imp = b.binding;
+        const moduleName = imp.name === undefined ? (imp.aliased ? imp.module : parts[0]) : imp.module;
+        let file = this.resolveImport(current, moduleName);
+        let rest = parts.slice(1);
+        if (imp.name !== undefined) {
+          // `from a import b`: b is a name in a, or the submodule a.b.
+          const sub = this.resolveImport(current, /^\.+$/.test(imp.module) ? imp.module + imp.name : `${imp.module}.${imp.name}`);
+          const inModule = file && this.module(toUri(file))?.model.bindings.has(imp.name);
+          if (!inModule && sub) file = sub;
+          else rest = [imp.name, ...rest];
+        }
+        if (!file) return undefined;
+        current = toUri(file);
+        parts = rest;
+        if (!parts.length) return { uri: current, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, kind: 'module' };
+        continue;
+      }
+      if (parts.length > 1) {
+        if (b.kind !== 'class') return undefined;
+        let cls = b.decl;
+        for (const p of parts.slice(1, -1)) {
+          const nested = cls.classes.find((c) => c.name === p);
+          if (!nested) return undefined;
+          cls = nested;
+        }
+        const last = parts[parts.length - 1];
+        const method = cls.methods.find((m) => m.name === last);
+        if (method) return { uri: current, range: method.nameRange, kind: 'function' };
+        const nested = cls.classes.find((c) => c.name === last);
+        if (nested) return { uri: current, range: nested.nameRange, kind: 'class' };
+        const attr = cls.attributes.find((a) => a.name === last) ?? cls.fields.find((f) => f.name === last);
+        return attr ? { uri: current, range: attr.range, kind: 'variable' } : undefined;
+      }
+      if (b.kind === 'class') return { uri: current, range: b.decl.nameRange, kind: 'class' };
+      if (b.kind === 'function') return { uri: current, range: b.decl.nameRange, kind: 'function' };
+      return { uri: current, range: b.range, kind: 'variable' };
+    }
+    return undefined;
+  }
+
+  /** The modules that import a module (reverse dependencies in the module graph, among those analysed). */
+  dependents(uri: string): string[] {
+    const file = this.pathOf(uri);
+    if (!file) return [];
+    const out = new Set<string>();
+    for (const [other, hit] of this.importsCache) if (other !== uri && hit.files.includes(file)) out.add(other);
+    for (const other of this.readers.get(file) ?? []) if (other !== uri && this.joins.get(other)?.deps.has(file)) out.add(other);
+    return [...out];
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Change
+
+  /** Settings every join reads changed (severity overrides, contract format). */
+  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormat; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
+    if (settings.watched) {
+      this.watched = settings.watched.map((d) => path.resolve(d));
+      this.stamps.clear();
+    }
+    if (settings.overrides) this.overrides = settings.overrides;
+    if (settings.contractFormat) this.contractFormat = settings.contractFormat;
+    if (settings.maxFileSize) this.maxFileSize = settings.maxFileSize;
+    if ('interpreter' in settings && settings.interpreter !== this.interpreter) {
+      this.interpreter = settings.interpreter;
+      this.envs.clear();
+    }
+    if ('globalDir' in settings && settings.globalDir !== this.globalDir) {
+      this.globalDir = settings.globalDir;
+      this.entryList = undefined;
+    }
+    this.epoch++;
+  }
+
+  /**
+   * A file changed on disk (`workspace/didChangeWatchedFiles`). Contents are noticed by their stamps;
+   * a created or deleted module, a manifest or a lock file can change how imports resolve and which
+   * files are entries, so every join is recomputed (module analyses stay).
+   */
+  fileChanged(file: string, kind: 'created' | 'changed' | 'deleted'): void {
+    const abs = path.resolve(file);
+    this.resolver.invalidate(abs);
+    this.stamps.delete(abs);
+    const name = path.basename(abs);
+    const manifest = name === 'pyproject.toml' || name === 'uv.lock' || name.endsWith('.pth') || name === 'pyvenv.cfg';
+    if (kind !== 'changed' || manifest) {
+      this.epoch++;
+      this.entryList = undefined;
+      this.envs.clear();
+      if (name.endsWith('.pth') || name === 'pyvenv.cfg' || kind !== 'changed') this.venvRoots.clear();
+    }
+    if (kind === 'deleted') this.modules.forget(toUri(abs));
+  }
+}
