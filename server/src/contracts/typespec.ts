@@ -57,7 +57,8 @@ function stringType(text: string, scope: ModuleScope, ctx: TypeContext, seen: Se
   if (seen.includes('S:' + text)) return { kind: 'reference', name: text };
   const next = [...seen, 'S:' + text];
   const expr = parseExpr(text);
-  // What ast.parse refuses is unresolved for the SDK too; what it accepts and this parser does not is not known.
+  // What ast.parse refuses is unresolved for the SDK too; the few forms it accepts that this parser does not
+  // (a lambda, a comparison) fall through `_contract_ast` to unresolved as well, under their text.
   if (!expr) return unresolved(text);
   return astType(expr, scope, ctx, next);
 }
@@ -82,7 +83,7 @@ function astType(node: Expr, scope: ModuleScope, ctx: TypeContext, seen: Seen): 
     }
     if (base.k === 'typing' && base.name === 'Literal') {
       // Only `ast.Constant` nodes are read: `-1` is a UnaryOp and is dropped, as the SDK drops it.
-      return { kind: 'literal', name: 'Literal', values: nodes.flatMap((n) => (n.type === 'Constant' ? literalValues([constantValue(n)]) : [])) };
+      return { kind: 'literal', name: 'Literal', values: nodes.flatMap((n) => (n.type === 'Constant' ? literalValues([constantValue(n)], ctx) : [])) };
     }
     if (base.k === 'typing' && (base.name === 'Union' || base.name === 'Optional')) {
       const args = nodes.map((n) => astType(n, scope, ctx, seen));
@@ -111,10 +112,13 @@ function noteUnfollowed(id: string, scope: ModuleScope, ctx: TypeContext): void 
 }
 
 /** `Literal` values the SDK keeps: exactly str, int, bool and None (floats, bytes, enum members are dropped). */
-function literalValues(values: PyValue[]): (string | number | boolean | null)[] {
+function literalValues(values: PyValue[], ctx?: TypeContext): (string | number | boolean | null)[] {
   return values.flatMap((v): (string | number | boolean | null)[] => {
     if (v.t === 'str' || v.t === 'bool') return [v.v];
-    if (v.t === 'int') return [Number(v.v)];
+    if (v.t === 'int') {
+      if (v.v > 2n ** 53n || v.v < -(2n ** 53n)) ctx?.note?.(`the Literal value ${v.v} is beyond 2**53: Vis's JSON has it exactly, this contract rounds it`);
+      return [Number(v.v)];
+    }
     if (v.t === 'None') return [null];
     return [];
   });
@@ -384,7 +388,7 @@ function annSpec(x: Ann, scope: ModuleScope, ctx: TypeContext, seen: Seen): Type
     case 'union':
       return { kind: 'union', name: 'union', arguments: x.args.map((a) => annSpec(a, scope, ctx, seen)) };
     case 'literal':
-      return { kind: 'literal', name: 'Literal', values: literalValues(x.values) };
+      return { kind: 'literal', name: 'Literal', values: literalValues(x.values, ctx) };
     case 'annotated': {
       const result = annSpec(x.inner, scope, ctx, seen);
       const descriptions: string[] = [];
