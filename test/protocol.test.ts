@@ -39,6 +39,19 @@ describe('language server over stdio (dist/server.js)', () => {
     assert.deepEqual((await fixed).diagnostics, []);
   });
 
+  it('analyses a file of a virtual workspace (vscode-vfs:), and previews it', async () => {
+    const uri = 'vscode-vfs://github/blockether/demo/.vis/extensions/greeter.py';
+    const first = server.diagnostics(uri);
+    server.open(uri, BROKEN);
+    assert.deepEqual((await first).diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['EXT-003', 2, 42], ['EXT-005', 2, 63]]);
+    const fixed = server.diagnostics(uri, (p) => p.version === 2);
+    server.change(uri, BROKEN.replace('name=""', 'name="greeter", alias="greet"'), 2);
+    assert.deepEqual((await fixed).diagnostics, []);
+    const preview = (await server.connection.sendRequest('visAuthoring/previewDocs', { uri })) as { text: string };
+    assert.match(preview.text.split('\n')[0], /^# Model-facing docs of greeter \u00b7 \d+ tokens$/);
+    assert.ok(preview.text.includes(`Read statically from ${uri} (G3)`), preview.text);
+  });
+
   it('offers the quick fix a rule attached', async () => {
     const uri = 'file:///tmp/vis-protocol/fix.py';
     const published = server.diagnostics(uri);

@@ -17,3 +17,17 @@ export function setTranslator(fn: Translate): void {
 export function t(message: string, ...args: L10nArg[]): string {
   return impl(message, ...args);
 }
+
+/**
+ * A count with its noun, singular for 1 and plural otherwise: "1 error", "2 errors", "0 warnings".
+ * Each form is a message of its own, so that a translation can word both.
+ */
+const COUNTED = {
+  error: (n: number) => (n === 1 ? t('1 error') : t('{0} errors', n)),
+  warning: (n: number) => (n === 1 ? t('1 warning') : t('{0} warnings', n)),
+  line: (n: number) => (n === 1 ? t('1 line') : t('{0} lines', n)),
+} as const;
+
+export function countOf(n: number, noun: keyof typeof COUNTED): string {
+  return COUNTED[noun](n);
+}

@@ -1,8 +1,12 @@
 // Model-facing docs previews in VS Code: read-only virtual documents (scheme `vis-preview`) filled by
-// the server's previewDocs/previewPrompt requests, refreshed while the source file is edited, and the
-// two commands the server's code lenses invoke. Call `registerPreviews` once the client is created.
+// the server's previewDocs/previewPrompt requests (Markdown: a heading per part with its token count),
+// refreshed while the source file is edited, and the two commands the server's code lenses invoke.
+// The documents get the `vis-preview` language (package.json): Markdown highlighting, and word wrap on
+// by default (`[vis-preview]` `editor.wordWrap`), so that long lines read in a split editor.
+// Call `registerPreviews` once the client is created.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { t } from './l10n';
 import {
   PreviewDocsCommand,
   PreviewDocsRequest,
@@ -13,17 +17,19 @@ import {
 } from '../../shared/protocol';
 
 export const PREVIEW_SCHEME = 'vis-preview';
+/** The language of preview documents (contributed in package.json). */
+export const PREVIEW_LANGUAGE = 'vis-preview';
 /** Quiet time after the last edit before open previews are asked again. */
 const REFRESH_MS = 300;
 
 type Kind = 'docs' | 'prompt';
 
-const TITLES: Record<Kind, string> = { docs: 'model-facing docs', prompt: 'prompt' };
+const TITLES: Record<Kind, () => string> = { docs: () => t('model-facing docs'), prompt: () => t('prompt') };
 
 /** `vis-preview:/extension.py · model-facing docs?kind=docs&source=<source URI>`: the tab shows the path's last segment. */
 export function previewUri(source: vscode.Uri, kind: Kind): vscode.Uri {
   const name = source.path.slice(source.path.lastIndexOf('/') + 1);
-  return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name} \u00b7 ${TITLES[kind]}`, query: new URLSearchParams({ kind, source: source.toString() }).toString() });
+  return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name} \u00b7 ${TITLES[kind]()}`, query: new URLSearchParams({ kind, source: source.toString() }).toString() });
 }
 
 function parsePreviewUri(uri: vscode.Uri): { kind: Kind; source: string } {
@@ -44,7 +50,7 @@ class PreviewProvider implements vscode.TextDocumentContentProvider {
       const result = await this.client.sendRequest<PreviewDocsResult>(kind === 'docs' ? PreviewDocsRequest : PreviewPromptRequest, params, token);
       return result.text;
     } catch (e) {
-      return `The preview of ${source} failed: ${e instanceof Error ? e.message : String(e)}\n`;
+      return t('The preview of {0} failed: {1}', source, e instanceof Error ? e.message : String(e)) + '\n';
     }
   }
 
@@ -86,12 +92,13 @@ export function registerPreviews(context: vscode.ExtensionContext, client: Langu
     // From a preview's own editor, preview its source again.
     if (source?.scheme === PREVIEW_SCHEME) source = vscode.Uri.parse(parsePreviewUri(source).source);
     if (!source) {
-      void vscode.window.showInformationMessage('Open a Vis extension file to preview what the model sees.');
+      void vscode.window.showInformationMessage(t('Open a Vis extension file to preview what the model sees.'));
       return;
     }
     const uri = previewUri(source, kind);
     const wasOpen = openPreviews().some((u) => u.toString() === uri.toString());
-    const doc = await vscode.workspace.openTextDocument(uri);
+    let doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== PREVIEW_LANGUAGE) doc = await vscode.languages.setTextDocumentLanguage(doc, PREVIEW_LANGUAGE);
     // Not a preview tab: the docs and the prompt previews stay open side by side.
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
     if (wasOpen) provider.refresh(uri);

@@ -1,24 +1,27 @@
-// A language status item for Python files: server state, the active file's SDK generation,
-// the last analysis time and findings, and (when wired) the Vis host connection.
+// A language status item for Python files: server state, the active file's SDK generation, the last
+// analysis time and findings, and the Vis host connection.
 import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
-import { DocumentStatusRequest, type DocumentStatusResult } from '../../shared/protocol';
-import { t } from './l10n';
+import type { DocumentStatusResult } from '../../shared/protocol';
+import type { ExtensionFiles } from './extensionFiles';
+import { countOf, t } from './l10n';
 
 export class StatusItem implements vscode.Disposable {
   private item = vscode.languages.createLanguageStatusItem('visAuthoring.status', { language: 'python' });
   private disposables: vscode.Disposable[] = [];
   private host = '';
-  private timer: NodeJS.Timeout | undefined;
 
-  constructor(private client: LanguageClient) {
-    this.item.name = 'Vis Authoring';
-    this.item.command = { title: 'Restart', command: 'visAuthoring.restartServer' };
+  constructor(private client: LanguageClient, private files: ExtensionFiles) {
+    this.item.name = t('Vis Authoring');
+    this.item.command = { title: t('Restart'), command: 'visAuthoring.restartServer', tooltip: t('Restart the Vis Authoring language server') };
     this.disposables.push(
       client.onDidChangeState(() => this.refresh()),
-      vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document === vscode.window.activeTextEditor?.document) this.refreshSoon();
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        this.refresh();
+        if (editor) void files.refresh(editor.document);
+      }),
+      files.onDidChange((uri) => {
+        if (!uri || uri.toString() === vscode.window.activeTextEditor?.document.uri.toString()) this.refresh();
       }),
     );
   }
@@ -29,44 +32,31 @@ export class StatusItem implements vscode.Disposable {
     this.refresh();
   }
 
-  refreshSoon(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.refresh(), 400);
-  }
-
-  async refresh(): Promise<void> {
-    const host = this.host ? ` · Vis host: ${this.host}` : '';
+  refresh(): void {
+    const host = this.host ? t(' · Vis host: {0}', this.host) : '';
     if (this.client.state !== State.Running) {
-      this.item.text = this.client.state === State.Starting ? 'Vis: starting' : 'Vis: stopped';
-      this.item.detail = `language server ${this.client.state === State.Starting ? 'starting' : 'stopped'}${host}`;
-      this.item.severity = this.client.state === State.Starting ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
-      this.item.busy = this.client.state === State.Starting;
+      const starting = this.client.state === State.Starting;
+      this.item.text = starting ? t('Vis: starting') : t('Vis: stopped');
+      this.item.detail = (starting ? t('language server starting') : t('language server stopped')) + host;
+      this.item.severity = starting ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
+      this.item.busy = starting;
       return;
     }
     this.item.busy = false;
     this.item.severity = vscode.LanguageStatusSeverity.Information;
     const doc = vscode.window.activeTextEditor?.document;
-    let status: DocumentStatusResult | null = null;
-    if (doc?.languageId === 'python') {
-      try {
-        status = await this.client.sendRequest<DocumentStatusResult | null>(DocumentStatusRequest, { uri: doc.uri.toString() });
-      } catch {
-        status = null;
-      }
-    }
-    if (!status || !status.generation) {
-      this.item.text = 'Vis: not an extension file';
-      this.item.detail = `ready${host}`;
+    const status = doc?.languageId === 'python' ? this.files.status(doc.uri) : undefined;
+    if (!status?.generation) {
+      this.item.text = t('Vis: not an extension file');
+      this.item.detail = t('ready') + host;
       return;
     }
-    const generation = `${status.generation}${status.generationAssumed ? ' (assumed)' : ''}`;
-    this.item.text = `Vis ${generation}`;
-    this.item.detail = `${status.errors} errors, ${status.warnings} warnings${unknownContracts(status)} · analysed in ${status.millis} ms${host}`;
+    this.item.text = status.generationAssumed ? t('Vis {0} (assumed)', status.generation) : t('Vis {0}', status.generation);
+    this.item.detail = t('{0}, {1} · analysed in {2} ms', countOf(status.errors, 'error'), countOf(status.warnings, 'warning'), status.millis) + unknownContracts(status) + host;
     if (status.errors > 0) this.item.severity = vscode.LanguageStatusSeverity.Error;
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     this.item.dispose();
     for (const d of this.disposables) d.dispose();
   }

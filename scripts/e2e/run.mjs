@@ -171,6 +171,88 @@ const scenes = [
   },
 ];
 
+/** Status bar items whose text is a format count (`+3 −3`). */
+async function formatCounts(page) {
+  return (await page.locator('.statusbar-item').allInnerTexts()).map((s) => s.trim()).filter((s) => /^\+\d+ \u2212\d+$/.test(s));
+}
+
+/** Editor title actions by their label (aria-label starts with the command title). */
+function titleAction(page, title) {
+  return page.locator(`.editor-actions .action-label[aria-label^="${title}"]`);
+}
+
+/** Waits until `get` returns a truthy value; throws `message` with the last value seen. */
+async function waitFor(message, get, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    last = await get();
+    if (last && (!Array.isArray(last) || last.length)) return last;
+    if (Date.now() > deadline) throw Object.assign(new Error(message), { observed: { last } });
+    await sleep(200);
+  }
+}
+
+scenes.push(
+  {
+    name: 'dom: format_me.py (a Vis extension file, one Python formatter, no default set) shows +3 −3, a Markdown tooltip, and the diff has Apply Formatting',
+    command: 'Vis e2e: Scene Format Preview',
+    screenshot: 'vscode-format.png',
+    async run(page) {
+      const counts = await waitFor('no +3 −3 format count in the status bar', async () => (await formatCounts(page)).filter((c) => c === '+3 \u22123'))
+        .catch(async (e) => { throw Object.assign(e, { observed: { statusBar: await page.locator('.statusbar-item').allInnerTexts() } }); });
+      await page.locator('.tabs-container .tab', { hasText: 'format_me.py \u2194 formatted (+3 \u22123)' }).first().waitFor({ timeout: 10000 });
+      const apply = titleAction(page, 'Apply Formatting');
+      await apply.first().waitFor({ timeout: 10000 });
+      // The tooltip renders its Markdown: bold text, no literal ** or backticks. Hovering again until it shows
+      // (a toast or the palette closing can swallow the first hover).
+      const items = page.locator('.statusbar-item');
+      const hover = page.locator('.monaco-hover:not(.hidden), .workbench-hover', { hasText: 'would add' }).first();
+      await waitFor('no tooltip on the format count', async () => {
+        await page.mouse.move(800, 400);
+        const texts = (await items.allInnerTexts()).map((x) => x.trim());
+        await items.nth(texts.indexOf('+3 \u22123')).hover();
+        return hover.waitFor({ timeout: 2500 }).then(() => true, () => false);
+      }, 15000);
+      const tooltip = (await hover.innerText()).trim();
+      const bold = await hover.locator('strong').allInnerTexts();
+      const observed = { counts, applyActions: await apply.count(), tooltip, bold };
+      if (/\*\*|`/.test(tooltip) || bold[0] !== 'Vis Authoring e2e harness') throw Object.assign(new Error('the tooltip shows Markdown markup, or does not name the formatter in bold'), { observed });
+      await page.mouse.move(800, 500);
+      return observed;
+    },
+  },
+  {
+    name: 'dom: on plain.py (not a Vis extension) the format count and the Preview Format Changes action are gone',
+    command: 'Vis e2e: Scene Plain File',
+    async run(page) {
+      await page.locator('.tabs-container .tab.active', { hasText: 'plain.py' }).waitFor({ timeout: 10000 });
+      await waitFor('the format count is still shown', async () => (await formatCounts(page)).length === 0);
+      const previewActions = await titleAction(page, 'Preview Format Changes').count();
+      if (previewActions !== 0) throw Object.assign(new Error('plain.py has a Preview Format Changes action'), { observed: { previewActions } });
+      return { counts: await formatCounts(page), previewActions };
+    },
+  },
+);
+
+/** Scenes of the Restricted Mode run. */
+const restrictedScenes = [
+  {
+    name: 'dom (Restricted Mode): squiggles and Problems work, the Vis State view asks for trust, Reload says why it needs trust',
+    command: 'Vis e2e: Scene Restricted Mode',
+    screenshot: 'vscode-restricted.png',
+    async run(page) {
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 15000 });
+      const restricted = await waitFor('no Restricted Mode item in the status bar', async () => (await page.locator('.statusbar-item').allInnerTexts()).map((s) => s.trim()).filter((s) => s.includes('Restricted Mode')));
+      const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Vis State' }) }).first();
+      const welcome = (await waitFor('the Vis State view shows no trust text', async () => (await pane.innerText()).includes('needs a trusted workspace') && (await pane.innerText()))).replace(/\s+/g, ' ').trim();
+      const toast = page.locator('.notification-toast', { hasText: 'needs a trusted workspace' }).first();
+      await toast.waitFor({ timeout: 10000 });
+      return { restricted, welcome, notification: (await toast.innerText()).replace(/\s+/g, ' ').trim() };
+    },
+  },
+];
+
 /** Runs a command from the command palette by its title. */
 async function runFromPalette(page, title) {
   await page.keyboard.press('Escape');
@@ -209,7 +291,7 @@ function freePort() {
 
 fs.mkdirSync(OUT, { recursive: true });
 const RUN = fs.mkdtempSync(path.join(OUT, `run-${new Date().toISOString().replace(/[:.]/g, '-')}-`));
-const dirs = Object.fromEntries(['home', 'temp', 'data', 'ext', 'ws', 'harness', 'browser'].map((d) => [d, path.join(RUN, d)]));
+const dirs = Object.fromEntries(['home', 'temp', 'data', 'ext', 'ws', 'harness', 'browser', 'restricted-data', 'restricted-ws'].map((d) => [d, path.join(RUN, d)]));
 for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
 // Everything the editor and the browser write goes under the run dir (HOME, XDG dirs, sockets in TMPDIR).
 const isolatedEnv = {
@@ -222,25 +304,104 @@ const isolatedEnv = {
   TMPDIR: dirs.temp,
 };
 const resultFile = path.join(RUN, 'harness-result.json');
+const restrictedResultFile = path.join(RUN, 'harness-result-restricted.json');
 const screenshot = path.join(OUT, 'vscode-problems.png');
 const summaryFile = path.join(OUT, 'result.json');
-for (const f of [screenshot, summaryFile, path.join(OUT, 'vscode-hover.png'), ...scenes.map((s) => path.join(OUT, s.screenshot))]) fs.rmSync(f, { force: true });
+for (const f of [screenshot, summaryFile, path.join(OUT, 'vscode-hover.png'), ...[...scenes, ...restrictedScenes].filter((s) => s.screenshot).map((s) => path.join(OUT, s.screenshot))]) fs.rmSync(f, { force: true });
 
 let csProc;
 let browser;
+const browserTemp = fs.mkdtempSync('/tmp/vis-e2e-b-');
+/** Ends code-server's whole process group (file watcher, extension host, language server). */
+async function stopCodeServer() {
+  if (!csProc || csProc.exitCode !== null) return;
+  const proc = csProc;
+  try { process.kill(-proc.pid, 'SIGTERM'); } catch {}
+  for (let i = 0; i < 50 && proc.exitCode === null; i++) await sleep(100);
+  for (let i = 0; i < 20 && groupAlive(proc.pid); i++) await sleep(100);
+  try { process.kill(-proc.pid, 'SIGKILL'); } catch {}
+}
+function groupAlive(pgid) {
+  try { process.kill(-pgid, 0); return true; } catch { return false; }
+}
 async function cleanup() {
   if (browser) { await browser.close().catch(() => {}); browser = undefined; }
-  if (csProc && csProc.exitCode === null) {
-    try { process.kill(-csProc.pid, 'SIGTERM'); } catch {}
-    for (let i = 0; i < 50 && csProc.exitCode === null; i++) await sleep(100);
-    await sleep(300); // let children in the group (file watcher, extension host, language server) exit
-    try { process.kill(-csProc.pid, 'SIGKILL'); } catch {}
-  }
+  fs.rmSync(browserTemp, { recursive: true, force: true });
+  await stopCodeServer();
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { cleanup().finally(() => process.exit(2)); });
 
+/** Starts code-server in its own process group on a free port; resolves once /healthz answers. */
+async function startCodeServer(codeServer, { data, ws, trust, env, logName }) {
+  const port = await freePort();
+  const csLog = fs.openSync(path.join(RUN, logName), 'w');
+  csProc = spawn(codeServer, [
+    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', data, '--extensions-dir', dirs.ext,
+    '--disable-telemetry', '--disable-update-check', ...(trust ? [] : ['--disable-workspace-trust']), ws,
+  ], { env: { ...isolatedEnv, ...env }, detached: true, stdio: ['ignore', csLog, csLog] });
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    if (csProc.exitCode !== null) throw new Error(`code-server exited with ${csProc.exitCode}; see ${RUN}/${logName}`);
+    try { if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break; } catch {}
+    if (Date.now() > deadline) throw new Error('code-server did not answer /healthz within 30 s');
+    await sleep(200);
+  }
+  log(`code-server ready on 127.0.0.1:${port}`);
+  return port;
+}
+
+/** Opens the workbench of `ws` in a new page and waits for the harness to write `result`. */
+async function openAndWait(port, ws, result, label) {
+  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
+  const page = await browser.newPage();
+  const browserLog = fs.createWriteStream(path.join(RUN, `browser-console${label}.log`));
+  page.on('console', (m) => browserLog.write(`[${m.type()}] ${m.text()}\n`));
+  page.on('pageerror', (e) => browserLog.write(`[pageerror] ${e.message}\n`));
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`;
+  log(`opening ${url}`);
+  await timed(`workbenchRendered${label}`, async () => {
+    await page.goto(url);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+  });
+  log('workbench rendered; waiting for the harness');
+  const got = await timed(`harnessResult${label}`, async () => {
+    const deadline = Date.now() + TIMEOUT;
+    while (!fs.existsSync(result) && Date.now() < deadline) await sleep(250);
+    return fs.existsSync(result);
+  });
+  if (!got) {
+    await page.screenshot({ path: screenshot }).catch(() => {});
+    summary.screenshot = screenshot;
+    throw new Error(`TIMEOUT: no harness result after ${TIMEOUT} ms (see ${RUN}/code-server${label}.log, ${screenshot})`);
+  }
+  return { page, harness: JSON.parse(fs.readFileSync(result, 'utf8')) };
+}
+
+/** Runs DOM checks (`{name, run}`) or scenes (`{name, command, screenshot, run}`) on a page, into summary.dom. */
+async function runDom(page, list) {
+  for (const item of list) {
+    const s = Date.now();
+    const r = { name: item.name, ok: false, ms: 0 };
+    const file = item.screenshot && path.join(OUT, item.screenshot);
+    try {
+      if (item.command) await runFromPalette(page, item.command);
+      r.observed = await item.run(page);
+      r.ok = true;
+    } catch (e) {
+      r.error = e.message;
+      r.observed = e.observed;
+    }
+    if (file) {
+      await page.screenshot({ path: file }).catch(() => {});
+      if (fs.existsSync(file)) { r.screenshot = file; summary.screenshots.push(file); }
+    }
+    r.ms = Date.now() - s;
+    summary.dom.push(r);
+  }
+}
+
 let exitCode = 2;
-const summary = { ok: false, runDir: RUN, screenshot: undefined, screenshots: [], timings, harness: undefined, dom: [] };
+const summary = { ok: false, runDir: RUN, screenshot: undefined, screenshots: [], timings, harness: undefined, restricted: undefined, dom: [] };
 try {
   log(`run dir ${RUN}`);
   const codeServer = await timed('installCodeServer', () =>
@@ -270,17 +431,19 @@ try {
     sh(codeServer, ['--extensions-dir', dirs.ext, '--install-extension', productVsix, '--install-extension', harnessVsix], { env: isolatedEnv });
   });
 
-  // Fresh workspace copy and user settings; a copy of the WAL-mode state database for the Vis State checks.
+  // The Python whose ast.parse the snippet check asks (resolved here: a pyenv shim needs the real HOME).
+  const python = sh('python3', ['-c', 'import sys; print(sys.executable)']).trim();
+  // Fresh workspace copies and user settings; a copy of the WAL-mode state database for the Vis State checks.
   fs.cpSync(path.join(ROOT, 'test/e2e/fixtures/workspace'), dirs.ws, { recursive: true });
   // A git repository with the fixtures committed: "Compare Contracts with HEAD" reads HEAD through VS Code's Git extension.
   const git = (...args) => sh('git', ['-c', 'user.name=vis-e2e', '-c', 'user.email=vis-e2e@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dirs.ws, env: isolatedEnv });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'e2e fixtures');
+  fs.cpSync(path.join(ROOT, 'test/e2e/fixtures/workspace'), dirs['restricted-ws'], { recursive: true });
   const stateDb = path.join(RUN, 'state-db');
   fs.cpSync(path.join(ROOT, 'test/fixtures/state/db/wal'), stateDb, { recursive: true });
-  fs.mkdirSync(path.join(dirs.data, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(dirs.data, 'User/settings.json'), JSON.stringify({
+  const settings = {
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
@@ -291,95 +454,51 @@ try {
     'extensions.autoUpdate': false,
     'extensions.ignoreRecommendations': true,
     'files.hotExit': 'off',
-  }, null, 2));
-
-  // code-server in its own process group, so that cleanup() ends its whole tree.
-  const port = await freePort();
-  const csLog = fs.openSync(path.join(RUN, 'code-server.log'), 'w');
-  await timed('codeServerReady', async () => {
-    csProc = spawn(codeServer, [
-      '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', dirs.data, '--extensions-dir', dirs.ext,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', dirs.ws,
-    ], { env: { ...isolatedEnv, VIS_E2E_RESULT: resultFile, VIS_E2E_ONLY: process.env.VIS_E2E_ONLY || '', VIS_E2E_STATE_DB: path.join(stateDb, 'vis.db') }, detached: true, stdio: ['ignore', csLog, csLog] });
-    const deadline = Date.now() + 30000;
-    for (;;) {
-      if (csProc.exitCode !== null) throw new Error(`code-server exited with ${csProc.exitCode}; see ${RUN}/code-server.log`);
-      try { if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break; } catch {}
-      if (Date.now() > deadline) throw new Error('code-server did not answer /healthz within 30 s');
-      await sleep(200);
-    }
-  });
-  log(`code-server ready on 127.0.0.1:${port}`);
+  };
+  const writeSettings = (data, extra) => {
+    fs.mkdirSync(path.join(data, 'User'), { recursive: true });
+    fs.writeFileSync(path.join(data, 'User/settings.json'), JSON.stringify({ ...settings, ...extra }, null, 2));
+  };
+  writeSettings(dirs.data, {});
+  // Restricted Mode: trust on, never asked, so the workspace stays untrusted.
+  writeSettings(dirs['restricted-data'], { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false });
+  const harnessEnv = { VIS_E2E_ONLY: process.env.VIS_E2E_ONLY || '', VIS_E2E_STATE_DB: path.join(stateDb, 'vis.db'), VIS_E2E_PYTHON: python };
 
   // The browser: fresh profile in the run dir, isolated HOME.
   const { chromium } = await import('playwright-core');
-  const ctx = await timed('browserLaunch', () => chromium.launchPersistentContext(dirs.browser, {
-    executablePath: CHROMIUM, headless: true, env: isolatedEnv, viewport: { width: 1600, height: 1000 },
+  browser = await timed('browserLaunch', () => chromium.launchPersistentContext(dirs.browser, {
+    // A short TMPDIR: chromium's singleton socket path must fit in a unix socket address (108 bytes).
+    executablePath: CHROMIUM, headless: true, env: { ...isolatedEnv, TMPDIR: browserTemp }, viewport: { width: 1600, height: 1000 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   }));
-  browser = ctx;
-  // vscode.env.clipboard in the web workbench is navigator.clipboard: reading it needs the permission.
-  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
-  const page = ctx.pages()[0] || await ctx.newPage();
-  const browserLog = fs.createWriteStream(path.join(RUN, 'browser-console.log'));
-  page.on('console', (m) => browserLog.write(`[${m.type()}] ${m.text()}\n`));
-  page.on('pageerror', (e) => browserLog.write(`[pageerror] ${e.message}\n`));
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.ws)}`;
-  log(`opening ${url}`);
-  await timed('workbenchRendered', async () => {
-    await page.goto(url);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-  });
-  log('workbench rendered; waiting for the harness');
-  const gotResult = await timed('harnessResult', async () => {
-    const deadline = Date.now() + TIMEOUT;
-    while (!fs.existsSync(resultFile) && Date.now() < deadline) await sleep(250);
-    return fs.existsSync(resultFile);
-  });
-  if (!gotResult) {
-    await page.screenshot({ path: screenshot }).catch(() => {});
-    summary.screenshot = screenshot;
-    throw new Error(`TIMEOUT: no harness result after ${TIMEOUT} ms (see ${RUN}/code-server.log, ${screenshot})`);
-  }
-  const harness = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
-  summary.harness = harness;
+  for (const p of browser.pages()) await p.close();
 
-  await timed('domChecks', async () => {
-    for (const check of domChecks) {
-      const s = Date.now();
-      const r = { name: check.name, ok: false, ms: 0 };
-      try { r.observed = await check.run(page); r.ok = true; } catch (e) { r.error = e.message; r.observed = e.observed; }
-      r.ms = Date.now() - s;
-      summary.dom.push(r);
-    }
-  });
+  // 1. A trusted workspace: every harness check, the DOM checks, then the scenes.
+  const port = await timed('codeServerReady', () => startCodeServer(codeServer, { data: dirs.data, ws: dirs.ws, trust: false, logName: 'code-server.log', env: { ...harnessEnv, VIS_E2E_RESULT: resultFile } }));
+  const { page, harness } = await openAndWait(port, dirs.ws, resultFile, '');
+  summary.harness = harness;
+  await timed('domChecks', () => runDom(page, domChecks));
   await sleep(500); // let the last decorations paint
   await timed('screenshot', () => page.screenshot({ path: screenshot }));
   summary.screenshot = screenshot;
   summary.screenshots.push(screenshot);
-  // Scenes run only when the whole harness ran (VIS_E2E_ONLY unset): they show the fixtures its checks edited.
+  // Scenes and the Restricted Mode run only when the whole harness ran (VIS_E2E_ONLY unset).
   if (!process.env.VIS_E2E_ONLY) {
-    await timed('scenes', async () => {
-      for (const scene of scenes) {
-        const s = Date.now();
-        const r = { name: scene.name, ok: false, ms: 0 };
-        const file = path.join(OUT, scene.screenshot);
-        try {
-          await runFromPalette(page, scene.command);
-          r.observed = await scene.run(page);
-          r.ok = true;
-        } catch (e) {
-          r.error = e.message;
-          r.observed = e.observed;
-        }
-        await page.screenshot({ path: file }).catch(() => {});
-        if (fs.existsSync(file)) { r.screenshot = file; summary.screenshots.push(file); }
-        r.ms = Date.now() - s;
-        summary.dom.push(r);
-      }
-    });
+    await timed('scenes', () => runDom(page, scenes));
+    await page.close();
+    await stopCodeServer();
+
+    // 2. Restricted Mode: the same fixtures in a workspace that is not trusted.
+    const rport = await timed('codeServerReadyRestricted', () => startCodeServer(codeServer, {
+      data: dirs['restricted-data'], ws: dirs['restricted-ws'], trust: true, logName: 'code-server-restricted.log',
+      env: { ...harnessEnv, VIS_E2E_RESULT: restrictedResultFile, VIS_E2E_MODE: 'restricted' },
+    }));
+    const restricted = await openAndWait(rport, dirs['restricted-ws'], restrictedResultFile, 'Restricted');
+    summary.restricted = restricted.harness;
+    await timed('restrictedScenes', () => runDom(restricted.page, restrictedScenes));
   }
-  summary.ok = !!harness.ok && summary.dom.every((c) => c.ok);
+  const harnessOk = (h) => !!h && !!h.ok;
+  summary.ok = harnessOk(summary.harness) && (process.env.VIS_E2E_ONLY ? true : harnessOk(summary.restricted)) && summary.dom.every((c) => c.ok);
   exitCode = summary.ok ? 0 : 1;
 } catch (e) {
   summary.error = e.stack || String(e);
@@ -395,19 +514,22 @@ try {
 }
 
 // Report.
-const h = summary.harness;
-if (h) {
-  console.log(`\nVS Code ${h.vscodeVersion}, ${h.product ? `${h.product.id} ${h.product.version} active=${h.product.active}` : 'vis-authoring NOT installed'}`);
-  for (const c of [...h.checks, ...summary.dom]) {
-    console.log(`${c.ok ? 'PASS' : c.soft ? 'SOFT-FAIL' : 'FAIL'} ${c.name} (${c.ms} ms)`);
-    if (c.observed !== undefined) console.log('     ' + JSON.stringify(c.observed));
-    if (!c.ok && c.error) console.log('     ' + c.error.split('\n').slice(0, 15).join('\n     '));
-  }
+const reports = [['', summary.harness], [' (Restricted Mode)', summary.restricted]].filter(([, h]) => h);
+for (const [label, h] of reports) {
+  console.log(`\nVS Code ${h.vscodeVersion}${label}, ${h.product ? `${h.product.id} ${h.product.version} active=${h.product.active}` : 'vis-authoring NOT installed'}`);
+  for (const c of h.checks) report(c);
   if (h.error) console.log(`harness error: ${h.error}`);
+}
+if (summary.dom.length) console.log('');
+for (const c of summary.dom) report(c);
+function report(c) {
+  console.log(`${c.ok ? 'PASS' : c.soft ? 'SOFT-FAIL' : 'FAIL'} ${c.name} (${c.ms} ms)`);
+  if (c.observed !== undefined) console.log('     ' + JSON.stringify(c.observed));
+  if (!c.ok && c.error) console.log('     ' + c.error.split('\n').slice(0, 15).join('\n     '));
 }
 console.log(`\ntimings (ms): ${JSON.stringify(timings)}`);
 console.log(`result: ${summaryFile}\nscreenshots: ${summary.screenshots.length ? summary.screenshots.join(' ') : summary.screenshot ?? '(none)'}\nlogs: ${RUN}`);
-const all = h ? [...h.checks, ...summary.dom] : [];
+const all = [...reports.flatMap(([, h]) => h.checks), ...summary.dom];
 const failed = all.filter((c) => !c.ok && !c.soft).length;
 console.log(`e2e: ${all.length - failed} passed, ${failed} failed`);
 console.log(exitCode === 0 ? 'E2E PASS' : exitCode === 1 ? 'E2E FAIL' : 'E2E ERROR');

@@ -181,8 +181,15 @@ describe('contracts over LSP: unknowns and the comparison with the last commit',
 
   it('ends the docs preview with the same comparison', async () => {
     const preview = (await client.conn.sendRequest(PreviewDocsRequest, { uri })) as PreviewDocsResult;
-    assert.ok(preview.text.endsWith(`── Changes since HEAD (1a2b3c4) (not counted)\n${EXPECTED}`), preview.text);
-    assert.ok(preview.text.includes('── Tool make_tool(): contract not statically known (not counted)\n'), preview.text);
+    assert.ok(preview.text.endsWith(`## Changes since HEAD (1a2b3c4) · not counted\n\n\`\`\`text\n${EXPECTED}\`\`\`\n`), preview.text);
+    assert.ok(
+      preview.text.includes(
+        '## Tool make_tool(): contract not statically known · not counted\n\n> ' +
+          `${fileURLToPath(uri)}:${lineOf('vis.Symbol(make_tool())') + 1}: its first argument is a call result (\`make_tool()\`): Vis exports whatever the call returns when the module runs. ` +
+          'Vis shows the model an apropos row and a doc(name) page for it, which cannot be read without running the module.\n',
+      ),
+      preview.text,
+    );
     assert.equal(preview.parts[preview.parts.length - 1].title, 'Changes since HEAD (1a2b3c4)');
     assert.equal(preview.parts[preview.parts.length - 1].tokens, 0);
   });

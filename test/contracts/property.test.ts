@@ -117,7 +117,7 @@ function exercise(entry: string, helper: string): void {
       contractResult({ info });
     }
     const preview = previewDocs({ model }, { tools: contractToolDocSource(() => format, () => infos), routingVersion: 'current' });
-    assert.ok(preview.text.startsWith('Model-facing docs of t'));
+    assert.ok(preview.text.startsWith('# Model-facing docs of t'), preview.text.slice(0, 80));
   }
 }
 

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { PreviewDocsRequest, SymbolContractRequest, type PreviewDocsResult, type SymbolContractResult } from '../../shared/protocol';
+import { previewPart } from '../helpers/preview';
 
 const root = path.resolve(__dirname, '..', '..');
 const bundle = path.join(root, 'dist', 'server.js');
@@ -106,7 +107,7 @@ describe('language server (stdio)', () => {
     const result = (await conn.sendRequest(SymbolContractRequest, { uri, position: { line, character: 20 } })) as SymbolContractResult;
     assert.ok(result!.doc.includes('Returns: Reading\nA reading.\n\nModel schemas:\nReading — A reading.\n- value: float'), result!.doc);
     const preview = (await conn.sendRequest(PreviewDocsRequest, { uri })) as PreviewDocsResult;
-    const page = /── Tool probe: doc\(probe\) · \d+ tokens\n([\s\S]*?)\n(?:\n── |$)/.exec(preview.text)?.[1];
+    const page = previewPart(preview.text, 'Tool probe: doc(probe)');
     assert.equal(page, result!.doc, preview.text);
   });
 

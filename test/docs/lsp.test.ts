@@ -85,7 +85,7 @@ describe('language server over stdio', () => {
 
   it('answers previewDocs with the text, the parts and the total', async () => {
     const r = await conn.sendRequest<PreviewDocsResult>('visAuthoring/previewDocs', { uri: URI });
-    assert.equal(r.text, fs.readFileSync(path.join(__dirname, 'fixtures', 'lang_python.preview.txt'), 'utf8'));
+    assert.equal(r.text, fs.readFileSync(path.join(__dirname, 'fixtures', 'lang_python.preview.md'), 'utf8'));
     assert.deepEqual(r.parts, [
       { title: 'Snapshot row', tokens: 18 },
       { title: 'Prompt: prompt.routing, current wording (vis-lang-interface 2.6.2 and later)', tokens: 135 },
@@ -132,11 +132,13 @@ describe('language server over stdio', () => {
     assert.equal(
       r.text,
       [
-        'Prompt of lang-python: 0 tokens (o200k_base)',
-        'Read statically from /work/ext/lang_python.py (G3); nothing was run. Each part is counted on its own; the total is their sum.',
+        '# Prompt of lang-python \u00b7 0 tokens',
         '',
-        '\u2500\u2500 Prompt: prompt.routing raises (not counted)',
-        'prompt.routing(...) (/work/ext/lang_python.py:12) raises ValueError: unknown language verbs: format. The module fails to import, so Vis does not load the extension.',
+        'Read statically from /work/ext/lang_python.py (G3); nothing was run. Tokens are counted in o200k_base; each part is counted on its own, and the total is their sum.',
+        '',
+        '## Prompt: prompt.routing raises \u00b7 not counted',
+        '',
+        '> prompt.routing(...) (/work/ext/lang_python.py:12) raises ValueError: unknown language verbs: format. The module fails to import, so Vis does not load the extension.',
         '',
       ].join('\n'),
     );

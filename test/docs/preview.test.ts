@@ -20,10 +20,10 @@ function fixture(name: string) {
 }
 
 describe('docs preview snapshots', () => {
-  // Each fixture is a realistic extension file; <name>.preview.txt beside it is the exact preview.
+  // Each fixture is a realistic extension file; <name>.preview.md beside it is the exact preview.
   for (const name of ['greeter', 'lang_python', 'callable_prompt', 'g1_counter', 'broken']) {
     it(`previews ${name}.py exactly`, () => {
-      const expected = fs.readFileSync(path.join(FIXTURES, `${name}.preview.txt`), 'utf8');
+      const expected = fs.readFileSync(path.join(FIXTURES, `${name}.preview.md`), 'utf8');
       assert.equal(previewDocs(fixture(name), CURRENT).text, expected);
     });
   }
@@ -76,16 +76,20 @@ describe('prompt preview', () => {
     assert.equal(
       previewPrompt(fixture('lang_python'), { ...CURRENT, routingVersion: 'legacy' }).text,
       [
-        'Prompt of lang-python: 155 tokens (o200k_base)',
-        'Read statically from /work/ext/lang_python.py (G3); nothing was run. Each part is counted on its own; the total is their sum.',
+        '# Prompt of lang-python \u00b7 155 tokens',
         '',
-        '\u2500\u2500 Prompt: prompt.routing, legacy wording (vis-lang-interface 2.1.0 to before 2.6.2) \u00b7 155 tokens',
+        'Read statically from /work/ext/lang_python.py (G3); nothing was run. Tokens are counted in o200k_base; each part is counted on its own, and the total is their sum.',
+        '',
+        '## Prompt: prompt.routing, legacy wording (vis-lang-interface 2.1.0 to before 2.6.2) \u00b7 155 tokens',
+        '',
+        '```text',
         'py surface active \u2014 Python through its own toolchain:',
         '  py.format_code \u00b7 py.lint_code \u00b7 py.run_tests',
         '  py.repl_start \u00b7 py.repl_eval \u00b7 py.repl_stop',
         'These verbs are the Python toolchain here: reach for them instead of a shell line that runs the formatter, the linter or the test command, and read the typed result they answer rather than parsing output.',
         'A REPL outlives the call that started it and nothing reprints that it is alive: `py.repl_status` is what says so, `py.repl_stop` is what ends it. Evaluating in a live one is how you check a change without paying the toolchain\'s startup again.',
         "Tests run with the project's own pytest configuration.",
+        '```',
         '',
       ].join('\n'),
     );
@@ -95,11 +99,13 @@ describe('prompt preview', () => {
     assert.equal(
       previewPrompt(fixture('callable_prompt'), CURRENT).text,
       [
-        'Prompt of tickets: 0 tokens (o200k_base)',
-        'Read statically from /work/ext/callable_prompt.py (G2); nothing was run. Each part is counted on its own; the total is their sum.',
+        '# Prompt of tickets \u00b7 0 tokens',
         '',
-        '\u2500\u2500 Prompt: computed per turn (not counted)',
-        'Vis calls build_prompt() (/work/ext/callable_prompt.py:4) for the prompt text; it is known only when it runs.',
+        'Read statically from /work/ext/callable_prompt.py (G2); nothing was run. Tokens are counted in o200k_base; each part is counted on its own, and the total is their sum.',
+        '',
+        '## Prompt: computed per turn \u00b7 not counted',
+        '',
+        '> Vis calls build_prompt() (/work/ext/callable_prompt.py:4) for the prompt text; it is known only when it runs.',
         '',
       ].join('\n'),
     );
@@ -169,19 +175,29 @@ describe('ToolDocSource seam', () => {
     assert.equal(
       p.text,
       [
-        'Model-facing docs of g: 34 tokens (o200k_base)',
-        'Read statically from /work/ext/extension.py (G3); nothing was run. Each part is counted on its own; the total is their sum.',
+        '# Model-facing docs of g \u00b7 34 tokens',
         '',
-        '\u2500\u2500 Snapshot row \u00b7 5 tokens',
+        'Read statically from /work/ext/extension.py (G3); nothing was run. Tokens are counted in o200k_base; each part is counted on its own, and the total is their sum.',
+        '',
+        '## Snapshot row \u00b7 5 tokens',
+        '',
+        '```text',
         'g \u2014 Greets.',
+        '```',
         '',
-        '\u2500\u2500 Prompt: none (not counted)',
-        'The extension gives no prompt=.',
+        '## Prompt: none \u00b7 not counted',
         '',
-        '\u2500\u2500 Tool hello: apropos row \u00b7 5 tokens',
+        '> The extension gives no prompt=.',
+        '',
+        '## Tool hello: apropos row \u00b7 5 tokens',
+        '',
+        '```text',
         'hello \u2014 Say hello.',
+        '```',
         '',
-        '\u2500\u2500 Tool hello: doc(hello) \u00b7 24 tokens',
+        '## Tool hello: doc(hello) \u00b7 24 tokens',
+        '',
+        '```text',
         'Say hello.',
         '',
         'Effect: observation',
@@ -190,6 +206,7 @@ describe('ToolDocSource seam', () => {
         '- name: str (positional_or_keyword; required)',
         '',
         'Returns: str',
+        '```',
         '',
       ].join('\n'),
     );

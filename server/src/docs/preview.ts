@@ -30,10 +30,12 @@ export interface PreviewPart {
   /** Whether `body` is model-facing text. Notes count 0 tokens. */
   counted: boolean;
   tokens: number;
+  /** A note whose lines keep their layout (fenced like model-facing text rather than quoted). */
+  fenced?: boolean;
 }
 
 export interface DocsPreview {
-  /** The document shown to the author: a header, then each part under its title. */
+  /** The document shown to the author, as Markdown: a header, then each part under its title and count. */
   text: string;
   parts: PreviewPart[];
   /** The sum of the parts' counts. */
@@ -97,7 +99,8 @@ export function previewDocs(analysis: Pick<Analysis, 'model'>, options: PreviewO
     if (s.usage !== null) lines.push(`Usage: ${s.usage ?? '?'}`);
     parts.push(counted(`Slash command ${command}`, lines.join('\n')));
   }
-  if (options.changes) parts.push(note(options.changes.title, options.changes.text.replace(/\n+$/, '')));
+  // The comparison keeps its layout (a tool per heading line, its changes indented): fenced, not quoted.
+  if (options.changes) parts.push({ ...note(options.changes.title, options.changes.text.replace(/\n+$/, '')), fenced: true });
   return assemble(`Model-facing docs of ${name ?? basename(model.uri)}`, model, ext, parts);
 }
 
@@ -146,11 +149,21 @@ function note(title: string, body: string): PreviewPart {
 
 function assemble(title: string, model: Model, ext: ExtensionInfo, parts: PreviewPart[]): DocsPreview {
   const tokens = parts.reduce((n, p) => n + p.tokens, 0);
+  // Markdown: a heading per part with its count, the model-facing text verbatim in a fence, notes quoted.
   const lines = [
-    `${title}: ${tokensLabel(tokens)} (${TOKEN_ENCODING})`,
-    `Read statically from ${pathOf(model.uri)} (${ext.generation}); nothing was run. Each part is counted on its own; the total is their sum.`,
+    `# ${title} \u00b7 ${tokensLabel(tokens)}`,
+    '',
+    `Read statically from ${pathOf(model.uri)} (${ext.generation}); nothing was run. Tokens are counted in ${TOKEN_ENCODING}; each part is counted on its own, and the total is their sum.`,
   ];
-  for (const p of parts) lines.push('', `\u2500\u2500 ${p.title}${p.counted ? ` \u00b7 ${tokensLabel(p.tokens)}` : ' (not counted)'}`, p.body);
+  for (const p of parts) {
+    lines.push('', `## ${p.title} \u00b7 ${p.counted ? tokensLabel(p.tokens) : 'not counted'}`, '');
+    if (p.counted || p.fenced) {
+      const fence = '`'.repeat(Math.max(3, ...[...p.body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+      lines.push(`${fence}text`, p.body, fence);
+    } else {
+      lines.push(...p.body.split('\n').map((l) => (l ? `> ${l}` : '>')));
+    }
+  }
   return { text: lines.join('\n') + '\n', parts, tokens };
 }
 

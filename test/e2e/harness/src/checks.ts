@@ -7,7 +7,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { spawnSync } from 'node:child_process';
 import { FakeGateway, LEGACY_FAILED, LEGACY_OK } from '../../../host/fakeGateway';
+import { previewPart } from '../../../helpers/preview';
+import { contributedSnippets, insertedText } from '../../../helpers/snippets';
+import { SNIPPET_CASES, replacedSpan, withInserted } from '../../snippetCases';
 import { type Check, type CheckContext, type Diag, PRODUCT_ID, hoverText, toDiag } from './harness';
 
 /** missing_alias.py, line 2: vis.register_extension(vis.Extension(name="", description="d", symbols=[print])) */
@@ -47,6 +51,7 @@ function expect<T>(observed: T, asserts: (o: T) => void): T {
 }
 
 const OUTPUT = 'Vis Authoring';
+const TRACE_OUTPUT = 'Vis Authoring (LSP trace)';
 const FORMAT_FIXTURE = 'format_me.py';
 
 /** The `doc(name)` text folded into a contract hover. */
@@ -54,10 +59,9 @@ function hoverDoc(markdown: string, name: string): string | undefined {
   return new RegExp(`<summary>doc\\(${name}\\)</summary>\\n\\n\`\`\`text\\n([\\s\\S]*?)\\n\`\`\`\\n`).exec(markdown)?.[1];
 }
 
-/** The `── Tool <name>: doc(<name>) · N tokens` page of a docs preview, without its header. */
+/** The `doc(<name>)` page of a docs preview. */
 function previewPage(text: string, name: string): string | undefined {
-  const m = new RegExp(`── Tool ${name}: doc\\(${name}\\) · \\d+ tokens\\n([\\s\\S]*?)\\n(?:\\n── |$)`).exec(text);
-  return m?.[1];
+  return previewPart(text, `Tool ${name}: doc(${name})`);
 }
 
 /** The registry folder the product reads the gateway from (HOME is the run's private home). */
@@ -69,9 +73,13 @@ function diffTabs(uri: vscode.Uri): vscode.Tab[] {
     tab.input instanceof vscode.TabInputTextDiff && tab.input.original.toString() === uri.toString());
 }
 
-/** Registers a Python formatter for format_me.py only: replaces ' with " on every line that has one. */
+/**
+ * Registers a Python formatter for format_me.py and plain.py only: replaces ' with " on every line that has
+ * one. The harness registers it at activation and, like Ruff or Black Formatter, says in its manifest that
+ * it is a formatter for Python, so it is the one Python formatter installed (no editor.defaultFormatter).
+ */
 export function registerQuoteFormatter(): vscode.Disposable {
-  return vscode.languages.registerDocumentFormattingEditProvider({ language: 'python', pattern: `**/${FORMAT_FIXTURE}` }, {
+  return vscode.languages.registerDocumentFormattingEditProvider({ language: 'python', pattern: `**/{${FORMAT_FIXTURE},plain.py}` }, {
     provideDocumentFormattingEdits(doc) {
       const edits: vscode.TextEdit[] = [];
       for (let i = 0; i < doc.lineCount; i++) {
@@ -99,7 +107,71 @@ async function stateValue(t: CheckContext, ext: string, key: string): Promise<st
   return doc.getText();
 }
 
+/** What Python says of a text: null when `ast.parse` accepts it, else the SyntaxError (nothing is run). */
+function pythonSyntaxError(text: string): string | null {
+  const python = process.env.VIS_E2E_PYTHON || 'python3';
+  const r = spawnSync(python, ['-c', 'import ast, sys\ntry:\n    ast.parse(sys.stdin.read())\nexcept SyntaxError as e:\n    print(f"SyntaxError: {e.msg} (line {e.lineno})"); sys.exit(1)'], { input: text, encoding: 'utf8' });
+  if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error(`${python} did not run: ${r.error?.message ?? r.stderr}`);
+  return r.status === 0 ? null : r.stdout.trim();
+}
+
+/** Types into the focused editor as the keyboard does (every cursor of a snippet placeholder and its mirrors). */
+async function type(text: string): Promise<void> {
+  await vscode.commands.executeCommand('type', { text });
+}
+
 export const checks: Check[] = [
+  {
+    name: 'snippets: each contributed snippet, inserted by name, gives the text VS Code\'s snippet grammar says, valid Python and no diagnostics',
+    timeoutMs: 90000,
+    async run(t) {
+      const product = vscode.extensions.getExtension(PRODUCT_ID);
+      assert.ok(product, `${PRODUCT_ID} is not installed`);
+      const snippets = contributedSnippets(path.join(product.extensionPath, 'snippets', 'vis.code-snippets'));
+      const observed: Record<string, unknown>[] = [];
+      for (const c of SNIPPET_CASES) {
+        const editor = await t.open(c.file);
+        const doc = editor.document;
+        await t.waitForCodes(doc.uri, c.before);
+        const fixture = doc.getText();
+        const [start, end] = replacedSpan(fixture, c);
+        editor.selection = new vscode.Selection(doc.positionAt(start), doc.positionAt(end));
+        await vscode.commands.executeCommand('editor.action.insertSnippet', { langId: 'python', name: c.name });
+        const snippet = snippets.find((s) => s.name === c.name);
+        assert.ok(snippet, `the installed snippets file has no ${c.name}`);
+        let expected = withInserted(fixture, c, insertedText(snippet.template));
+        let cursorsOnFirst: number | undefined;
+        if (c.prefix === 'vis-extension') {
+          // Tabbed through as a user does: a new function name, Tab, a new parameter name, Tab to the end.
+          cursorsOnFirst = editor.selections.length;
+          await type('hello');
+          await vscode.commands.executeCommand('jumpToNextSnippetPlaceholder');
+          await type('who');
+          expected = expected.replace('def greet(name: str)', 'def hello(who: str)').replace('return f"hi {name}"', 'return f"hi {who}"').replace('vis.Symbol(greet,', 'vis.Symbol(hello,');
+        }
+        await vscode.commands.executeCommand('leaveSnippet');
+        const text = doc.getText();
+        const row: Record<string, unknown> = { snippet: c.prefix, file: c.file, syntaxError: pythonSyntaxError(text), asExpected: text === expected };
+        if (cursorsOnFirst !== undefined) row.cursorsOnFirstPlaceholder = cursorsOnFirst;
+        if (!row.asExpected) row.text = text;
+        try {
+          row.diagnosticsAfter = (await t.waitForCodes(doc.uri, [])).map(toDiag);
+        } catch (e) {
+          row.diagnosticsAfter = (e as Error).message;
+        }
+        observed.push(row);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+      return expect(observed, (o) => {
+        for (const row of o) {
+          assert.equal(row.syntaxError, null, `${row.snippet}: Python's ast.parse accepts the inserted text`);
+          assert.equal(row.asExpected, true, `${row.snippet}: the editor inserted the text the snippet grammar gives`);
+          assert.deepEqual(row.diagnosticsAfter, [], `${row.snippet}: no diagnostics after the insertion`);
+        }
+        assert.equal(o[0].cursorsOnFirstPlaceholder, 2, 'the function name and its mirror in vis.Symbol(...) are edited together');
+      });
+    },
+  },
   {
     name: 'activation: opening a Python file activates vis-authoring',
     async run(t) {
@@ -307,11 +379,13 @@ export const checks: Check[] = [
         updatedMs,
         header: before.split('\n').slice(0, 1),
         snapshotRow: before.split('\n').find((l) => l.startsWith('probe-kit — ')),
-        parts: before.split('\n').filter((l) => l.startsWith('── ')),
+        parts: before.split('\n').filter((l) => l.startsWith('## ')),
         previewPage: previewPage(before, 'probe'),
         hoverDoc: hoverDoc(hover, 'probe'),
         pageAfterEdit: previewPage(after.getText(), 'probe')?.split('\n').slice(0, 4),
         previewDirty: after.isDirty,
+        language: after.languageId,
+        wordWrap: vscode.workspace.getConfiguration('editor', { languageId: after.languageId, uri: after.uri }).get('wordWrap'),
       };
       return expect(observed, (o) => {
         assert.deepEqual(o.lenses.map((l) => [l.line, l.title, l.command, l.arguments]), [
@@ -319,11 +393,13 @@ export const checks: Check[] = [
           [registration, 'Preview prompt', 'visAuthoring.previewPrompt', [source.toString()]],
         ]);
         assert.equal(o.snapshotRow, 'probe-kit — Measures targets and reports readings.');
-        assert.ok(o.parts.some((p) => /^── Snapshot row · \d+ tokens$/.test(p)), 'a snapshot row part');
-        assert.ok(o.parts.some((p) => /^── Tool probe: doc\(probe\) · \d+ tokens$/.test(p)), 'a doc(probe) part');
+        assert.ok(o.parts.some((p) => /^## Snapshot row · \d+ tokens$/.test(p)), 'a snapshot row part');
+        assert.ok(o.parts.some((p) => /^## Tool probe: doc\(probe\) · \d+ tokens$/.test(p)), 'a doc(probe) part');
         assert.ok(o.previewPage?.includes('\nEffect: observation\n'), 'doc(probe) has Effect: observation');
         assert.equal(o.previewPage, o.hoverDoc, 'the preview\'s doc(probe) page is the doc text of the contract hover');
         assert.deepEqual(o.pageAfterEdit, ['Measure one target.', '', 'Retries once when the target times out.', '']);
+        assert.equal(o.language, 'vis-preview', 'the preview is highlighted as Markdown');
+        assert.equal(o.wordWrap, 'on', 'long lines wrap in a split editor');
       });
     },
   },
@@ -349,11 +425,11 @@ export const checks: Check[] = [
       const comparedMs = Date.now() - t0;
       await vscode.commands.executeCommand('visAuthoring.previewDocs', source.toString());
       const isPreview = (u: vscode.Uri) => u.scheme === 'vis-preview' && new URLSearchParams(u.query).get('source') === source.toString() && new URLSearchParams(u.query).get('kind') === 'docs';
-      const preview = await t.waitForDocument('the docs preview with its changes section', isPreview, (text) => text.includes('── Changes since HEAD ('), 30000);
+      const preview = await t.waitForDocument('the docs preview with its changes section', isPreview, (text) => text.includes('## Changes since HEAD ('), 30000);
       const observed = {
         comparedMs,
         diff: diff.getText(),
-        previewSection: preview.getText().slice(preview.getText().indexOf('── Changes since')),
+        previewSection: preview.getText().slice(preview.getText().indexOf('## Changes since')),
       };
       for (const ed of [entry, models]) {
         await vscode.window.showTextDocument(ed.document);
@@ -372,7 +448,7 @@ export const checks: Check[] = [
           '',
         ].join('\n');
         assert.equal(o.diff, expected);
-        assert.equal(o.previewSection, `── Changes since ${label} (not counted)\n${expected}`);
+        assert.equal(o.previewSection, `## Changes since ${label} · not counted\n\n\`\`\`text\n${expected}\`\`\`\n`);
       });
     },
   },
@@ -404,38 +480,70 @@ export const checks: Check[] = [
     },
   },
   {
-    name: 'format preview: Preview Format Changes opens a diff titled (+3 −3) and leaves the file clean',
+    name: 'format preview: with no editor.defaultFormatter and one Python formatter, a diff titled (+3 −3); the file stays clean until Apply Formatting',
     async run(t) {
-      const formatter = registerQuoteFormatter();
+      const editor = await t.open(FORMAT_FIXTURE);
+      const uri = editor.document.uri;
+      const original = editor.document.getText();
+      const formatterSetting = vscode.workspace.getConfiguration('editor', { languageId: 'python', uri }).get('defaultFormatter');
+      const t0 = Date.now();
+      await vscode.commands.executeCommand('visAuthoring.previewFormatChanges');
+      const [tab] = await t.until('a diff tab of format_me.py', () => diffTabs(uri).length > 0 && diffTabs(uri), 10000);
+      const input = tab.input as vscode.TabInputTextDiff;
+      const right = await vscode.workspace.openTextDocument(input.modified);
+      const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      const observed: Record<string, unknown> = {
+        defaultFormatter: formatterSetting ?? null,
+        openedMs: Date.now() - t0,
+        label: tab.label,
+        modified: input.modified.scheme,
+        formatted: right.getText(),
+        sourceDirty: source?.isDirty,
+        sourceUnchanged: source?.getText() === original && fs.readFileSync(uri.fsPath, 'utf8') === original,
+      };
+      // The diff title's Apply Formatting action runs with the modified side's URI.
+      await vscode.commands.executeCommand('visAuthoring.applyFormatChanges', input.modified);
+      await t.until('the diff to close', () => diffTabs(uri).length === 0, 5000);
+      observed.afterApply = { text: source?.getText(), dirty: source?.isDirty, onDisk: fs.readFileSync(uri.fsPath, 'utf8') === original };
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      return expect(observed, (o) => {
+        assert.equal(o.defaultFormatter, null);
+        assert.equal(o.label, 'format_me.py ↔ formatted (+3 −3)');
+        assert.equal(o.modified, 'vis-format-preview');
+        assert.equal(o.formatted, original.replace(/'/g, '"'));
+        assert.equal(o.sourceDirty, false);
+        assert.ok(o.sourceUnchanged, 'format_me.py is unchanged in the editor and on disk');
+        assert.deepEqual(o.afterApply, { text: original.replace(/'/g, '"'), dirty: true, onDisk: true });
+      });
+    },
+  },
+  {
+    name: 'logging: Restart Language Server logs at info; the log has levels and timestamps; visAuthoring.trace.server traces the LSP traffic',
+    timeoutMs: 30000,
+    async run(t) {
+      const uri = (await t.open('missing_alias.py')).document.uri;
+      const before = t.outputChannelText(OUTPUT).split('\n').length;
+      await vscode.commands.executeCommand('visAuthoring.restartServer');
+      await t.waitForOutputLine(OUTPUT, 'The language server process exited cleanly (code 0).');
+      // The new server analyses the open file again.
+      await t.waitForCodes(uri, ['EXT-003', 'EXT-005']);
+      const lines = t.outputChannelText(OUTPUT).split('\n').filter(Boolean);
+      const restart = lines.slice(Math.max(0, before - 1));
+      // visAuthoring.trace.server still traces the LSP traffic, into a channel of its own.
+      await vscode.workspace.getConfiguration('visAuthoring').update('trace.server', 'messages', vscode.ConfigurationTarget.Workspace);
+      let trace: string;
       try {
-        const editor = await t.open(FORMAT_FIXTURE);
-        const uri = editor.document.uri;
-        const original = editor.document.getText();
-        const t0 = Date.now();
-        await vscode.commands.executeCommand('visAuthoring.previewFormatChanges');
-        const [tab] = await t.until('a diff tab of format_me.py', () => diffTabs(uri).length > 0 && diffTabs(uri), 10000);
-        const input = tab.input as vscode.TabInputTextDiff;
-        const right = await vscode.workspace.openTextDocument(input.modified);
-        const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-        const observed = {
-          openedMs: Date.now() - t0,
-          label: tab.label,
-          modified: input.modified.scheme,
-          formatted: right.getText(),
-          sourceDirty: source?.isDirty,
-          sourceUnchanged: source?.getText() === original && fs.readFileSync(uri.fsPath, 'utf8') === original,
-        };
-        await vscode.window.tabGroups.close(tab);
-        return expect(observed, (o) => {
-          assert.equal(o.label, 'format_me.py ↔ formatted (+3 −3)');
-          assert.equal(o.modified, 'vis-format-preview');
-          assert.equal(o.formatted, original.replace(/'/g, '"'));
-          assert.equal(o.sourceDirty, false);
-          assert.ok(o.sourceUnchanged, 'format_me.py is unchanged in the editor and on disk');
-        });
+        await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, new vscode.Position(2, 10));
+        trace = await t.waitForOutputLine(TRACE_OUTPUT, "Sending request 'textDocument/hover");
       } finally {
-        formatter.dispose();
+        await vscode.workspace.getConfiguration('visAuthoring').update('trace.server', undefined, vscode.ConfigurationTarget.Workspace);
       }
+      return expect({ restart, errors: restart.filter((l) => / \[error\] /.test(l)), trace }, (o) => {
+        assert.deepEqual(o.errors, []);
+        assert.match(o.trace, /^\[Trace - [^\]]+\] Sending request 'textDocument\/hover - \(\d+\)'\.$/);
+        assert.ok(o.restart.some((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \[info\] Restarting the Vis Authoring language server$/.test(l)), 'the restart line, with its timestamp and level');
+        assert.ok(o.restart.some((l) => / \[info\] The language server process exited cleanly \(code 0\)\.$/.test(l)), 'the clean exit at info');
+      });
     },
   },
   {
@@ -514,6 +622,69 @@ export const checks: Check[] = [
         });
       } finally {
         await vscode.workspace.getConfiguration('visAuthoring.host').update('databasePath', undefined, vscode.ConfigurationTarget.Global);
+      }
+    },
+  },
+];
+
+/**
+ * The checks of the Restricted Mode run (VIS_E2E_MODE=restricted): code-server with workspace trust on and
+ * the workspace never trusted. Analysis works; what talks to a Vis host says why it needs trust, and sends
+ * nothing: the fake gateway, registered as running, sees no request at all.
+ */
+export const restrictedChecks: Check[] = [
+  {
+    name: 'restricted: the workspace is not trusted, vis-authoring is active, diagnostics arrive',
+    async run(t) {
+      const ext = vscode.extensions.getExtension(PRODUCT_ID);
+      assert.ok(ext, `${PRODUCT_ID} is not installed`);
+      const uri = (await t.open('missing_alias.py')).document.uri;
+      await t.until('the extension to activate', () => ext.isActive);
+      const ds = (await t.waitForCodes(uri, ['EXT-003', 'EXT-005'])).map(toDiag);
+      return expect({ isTrusted: vscode.workspace.isTrusted, diagnostics: ds }, (o) => {
+        assert.equal(o.isTrusted, false);
+        assert.deepEqual(o.diagnostics, MISSING_ALIAS);
+      });
+    },
+  },
+  {
+    name: 'restricted: the contract hover and the docs preview work',
+    timeoutMs: 30000,
+    async run(t) {
+      const editor = await t.open('probe/extension.py');
+      const hover = await t.waitForHover(editor.document.uri, t.find(editor.document, 'vis.Symbol(', 6), '"name": "probe"');
+      await vscode.commands.executeCommand('visAuthoring.previewDocs');
+      const preview = await t.waitForDocument('the docs preview', (u) => u.scheme === 'vis-preview', (text) => text.includes('doc(probe)'));
+      return { hoverFirstLine: hover.split('\n')[0], previewFirstLine: preview.getText().split('\n')[0] };
+    },
+  },
+  {
+    name: 'restricted: Reload, Open Host Log and Refresh State say they need trust and send nothing to a running gateway',
+    timeoutMs: 30000,
+    async run(t) {
+      const gateway = await new FakeGateway({ protocol: 12, version: '0.1.56', title: () => LEGACY_OK }).start();
+      const registry = await gateway.register(os.homedir(), { db: path.join(os.homedir(), '.vis', 'vis.mdb') });
+      try {
+        await t.open('probe/extension.py');
+        const lines: Record<string, string> = {};
+        for (const command of ['visAuthoring.reloadHost', 'visAuthoring.openHostLog', 'visAuthoring.refreshState']) {
+          void vscode.commands.executeCommand(command); // its warning waits for the user
+          const line = await t.waitForOutputLine(OUTPUT, `[host] ${command} is off:`);
+          lines[command] = line.slice(line.indexOf('[host]'));
+        }
+        // Give a host status check, had one started, the time to reach the gateway.
+        await new Promise((r) => setTimeout(r, 1500));
+        return expect({ lines, gatewayRequests: gateway.seen.map((s) => `${s.method} ${s.path}`) }, (o) => {
+          assert.deepEqual(o.lines, {
+            'visAuthoring.reloadHost': '[host] visAuthoring.reloadHost is off: Reload Vis Extensions sends /reload to the Vis gateway running on this machine, so it needs a trusted workspace. Diagnostics, hovers and previews work in Restricted Mode.',
+            'visAuthoring.openHostLog': '[host] visAuthoring.openHostLog is off: Open Host Log opens the log of the Vis gateway from your home folder, so it needs a trusted workspace. Diagnostics, hovers and previews work in Restricted Mode.',
+            'visAuthoring.refreshState': '[host] visAuthoring.refreshState is off: The Vis State view reads your Vis database (vis.db), so it needs a trusted workspace. Diagnostics, hovers and previews work in Restricted Mode.',
+          });
+          assert.deepEqual(o.gatewayRequests, []);
+        });
+      } finally {
+        fs.rmSync(registry, { force: true });
+        await gateway.stop();
       }
     },
   },

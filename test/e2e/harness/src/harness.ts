@@ -134,11 +134,15 @@ export class CheckContext {
     }, timeoutMs).catch((e) => { throw Object.assign(e as Error, { observed: { lastHover: last } }); });
   }
 
-  /** The text of an output channel as VS Code logs it (`output_logging_*\/<n>-<name>.log` next to logUri). */
+  /**
+   * The text of an output channel as VS Code logs it: a log channel (LogOutputChannel) in
+   * `<extension id>/<name>.log`, a plain one in `output_logging_*\/<n>-<name>.log`, both next to logUri.
+   */
   outputChannelText(name: string): string {
     if (!this.logUri) throw new Error('no log folder: the harness was activated without an extension context');
     const exthost = path.dirname(this.logUri.fsPath);
-    let text = '';
+    const logFile = path.join(exthost, PRODUCT_ID, `${name}.log`);
+    let text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
     for (const dir of fs.readdirSync(exthost).filter((d) => d.startsWith('output_logging_')).sort()) {
       for (const f of fs.readdirSync(path.join(exthost, dir))) {
         if (f.replace(/^\d+-/, '') === `${name}.log`) text += fs.readFileSync(path.join(exthost, dir, f), 'utf8');
