@@ -100,9 +100,12 @@ function unknownsBlock(unknowns: readonly UnknownPart[]): string | undefined {
   return `**Not statically known** (the contract shows what Vis gives in the common case):\n\n${items.join('\n')}`;
 }
 
-function toolCard(c: CallableContract, hidden: boolean, unknowns: readonly UnknownPart[] = []): string {
+/** A tag as the card shows it: struck through and explained when the SDK version refuses it. */
+const tagText = (tag: string, invalid?: string) => (invalid ? `~~${code(tag)}~~ (invalid: ${cell(invalid)})` : code(tag));
+
+function toolCard(c: CallableContract, hidden: boolean, unknowns: readonly UnknownPart[] = [], invalidTag?: string): string {
   const out: string[] = [];
-  out.push(`**${code(c.name)}** · Vis tool · tag ${code(c.tag)}${hidden ? ' · hidden' : ''}`);
+  out.push(`**${code(c.name)}** · Vis tool · tag ${tagText(c.tag, invalidTag)}${hidden ? ' · hidden' : ''}`);
   out.push(fence('python', helpHeader(c)));
   out.push(c.description);
   if (c.parameters.length) {
@@ -160,7 +163,7 @@ export function hoverMarkdown(target: Target, format: ContractFormat): string | 
   const { info, tool } = target;
   const parts: string[] = [];
   if (tool) {
-    parts.push(toolCard(tool.contract, tool.hidden, tool.unknowns));
+    parts.push(toolCard(tool.contract, tool.hidden, tool.unknowns, tool.invalidTag));
     parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(tool.contract, null, 2))));
     parts.push(details(`doc(${cell(tool.name)})`, fence('text', tool.doc)));
     return parts.join('\n\n');

@@ -461,10 +461,18 @@ function headerParts(def: Node): { name?: Node; args?: Node; returns?: Node; bod
 export function readFunction(outer: Node, def: Node): FunctionDecl {
   const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
   const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
-  const inner = bodyOf(spanOf(def));
+  const span = spanOf(def);
+  const inner = bodyOf(span);
+  const calls = callsOf(span);
   return {
     get body() {
       return inner();
+    },
+    get calls() {
+      return calls();
+    },
+    get source() {
+      return span.text;
     },
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
@@ -499,6 +507,41 @@ function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
       } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && /[rRbBuUfF]{0,2}['"]/y.test(src.slice(stmt.startIndex, stmt.startIndex + 3)))) out.others++;
       first = false;
     }
+    return out;
+  });
+}
+
+/**
+ * Every call a function body makes, at any depth (nested `def`s, classes and lambdas aside: they run
+ * when called), read when first asked for from a tree of its own. Calls nested in a call's arguments are
+ * the objects of that call's argument values, as at module level.
+ */
+function callsOf(span: { range: Range; text: string }): () => Call[] {
+  return readLater(span, '', '', (root) => {
+    const out: Call[] = [];
+    let def = root.firstNamedChild;
+    while (def && ty(def) === 'decorated_definition') def = def.childForFieldName('definition');
+    const block = def && ty(def) === 'function_definition' ? headerParts(def).body : undefined;
+    const covered = new Set<string>();
+    const key = (r: Range) => `${r.start.line}:${r.start.character}:${r.end.line}:${r.end.character}`;
+    const walk = (n: Node, depth: number): void => {
+      if (depth > MAX_VALUE_DEPTH) return;
+      for (const c of kids(n)) {
+        const type = ty(c);
+        if (type === 'function_definition' || type === 'class_definition' || type === 'decorated_definition' || type === 'lambda') continue;
+        if (type === 'call' && !covered.has(key(rangeOf(c)))) {
+          const v = toValue(c);
+          const found: Call[] = [];
+          collectCalls(v, found);
+          for (const call of found) {
+            covered.add(key(call.range));
+            out.push(call);
+          }
+        }
+        walk(c, depth + 1);
+      }
+    };
+    if (block) walk(block, 0);
     return out;
   });
 }

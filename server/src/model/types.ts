@@ -105,6 +105,14 @@ export interface FunctionDecl {
   isAsync: boolean;
   /** The top level of the body, read when first asked for (decorators and factories look inside). */
   readonly body: FunctionBody;
+  /**
+   * Every call in the body at any depth (nested functions, classes and lambdas aside), read when first
+   * asked for: declarations built when the function runs (`return vis.ActivityPresentation(...)`).
+   * Not qualified here: `bodyCalls` (model/sdk.ts) resolves them through the module's imports.
+   */
+  readonly calls: Call[];
+  /** The source text of the `def` (decorators aside), for cheap checks before reading the body. */
+  readonly source: string;
 }
 
 /** What the top level of a function body holds. */

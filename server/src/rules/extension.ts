@@ -1,11 +1,12 @@
-// `vis.Extension(...)` (G2/G3): the checks of Extension.__post_init__ and of Python's own call binding.
-// vis-sdk.md §2.1.
+// `vis.Extension(...)` (G2/G3): Python's binding of its keyword-only fields (EXT-001, EXT-002, EXT-012),
+// then the checks of Extension.__post_init__ in the order it makes them (EXT-003…EXT-011). vis-sdk.md §2.1.
 import { TYPED_MODULE, isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
 import { pyStrip } from '../model/literals';
-import type { Call, Model, Value } from '../model/types';
-import type { Fix, Rule, RuleContext } from './types';
+import type { Model, Value } from '../model/types';
+import type { Fix, Rule } from './types';
 import { acceptedParams, scopeOf, sdkMember } from '../sdk/table';
-import { callsOf, hasSplat, isEnvName, keyword, positional, pythonNameList, reportUnexpectedKeywords, typedModuleAlias, valueOr } from './util';
+import { at, familyRules, itemsOf, type CallCheck, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { isEnvName, typedModuleAlias } from './util';
 
 /** Collection fields of the file's `Extension` and the declaration class each must hold (from the SDK table). */
 function collections(model: Model): { field: string; cls: string }[] {
@@ -13,29 +14,13 @@ function collections(model: Model): { field: string; cls: string }[] {
   return member ? acceptedParams(member, scopeOf(model)).flatMap((p) => (p.holds ? [{ field: p.name, cls: p.holds }] : [])) : [];
 }
 
-function extensions(model: Model): Call[] {
-  return callsOf(model, 'typed', 'Extension');
-}
-
-function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void): Rule {
-  return {
-    id,
-    severity: 'error',
-    summary,
-    check(ctx) {
-      for (const call of extensions(ctx.model)) check(ctx, call);
-    },
-  };
-}
-
 const isBlankOrNotStr = (v: Value) => v.kind !== 'str' || pyStrip(v.value) === '';
 
 function requireText(field: 'name' | 'description') {
-  return (ctx: RuleContext, call: Call) => {
-    const arg = keyword(call, field);
-    if (!arg) return; // EXT-002 reports it
-    const v = resolve(ctx.model, arg.value);
-    if (isKnown(v) && isBlankOrNotStr(v)) ctx.report(arg.value.range, `vis.Extension requires ${field}=<non-empty string>`);
+  return (c: CallCheck): Failure | undefined => {
+    const v = c.arg(field);
+    if (v && isKnown(v) && isBlankOrNotStr(v)) return at(v, `vis.Extension requires ${field}=<non-empty string>`);
+    return undefined;
   };
 }
 
@@ -43,112 +28,85 @@ function slug(name: string): string {
   return name.trim().toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'ext';
 }
 
-export const extensionRules: Rule[] = [
-  rule('EXT-001', 'Extension takes keyword arguments only.', (ctx, call) => {
-    if (hasSplat(call, '*')) return;
-    const pos = positional(call);
-    if (pos.length === 0) return;
-    const range = { start: pos[0].range.start, end: pos[pos.length - 1].range.end };
-    ctx.report(range, `Extension.__init__() takes 1 positional argument but ${pos.length + 1} were given`);
-  }),
-  rule('EXT-002', 'Extension requires name= and description=.', (ctx, call) => {
-    if (hasSplat(call, '**')) return;
-    const missing = ['name', 'description'].filter((f) => !keyword(call, f));
-    if (missing.length === 0) return;
-    const s = missing.length === 1 ? '' : 's';
-    ctx.report(call.calleeRange, `Extension.__init__() missing ${missing.length} required keyword-only argument${s}: ${pythonNameList(missing)}`);
-  }),
-  rule('EXT-003', 'Extension name must be a non-blank string.', requireText('name')),
-  rule('EXT-004', 'Extension description must be a non-blank string.', requireText('description')),
-  rule('EXT-005', 'An Extension that declares symbols needs an alias.', (ctx, call) => {
-    const symbols = keyword(call, 'symbols');
-    if (!symbols || truthy(resolve(ctx.model, symbols.value)) !== true) return;
-    const aliasArg = keyword(call, 'alias');
-    const alias = valueOr(ctx.model, aliasArg, call);
-    if (!isKnown(alias) || !isBlankOrNotStr(alias)) return;
-    let fix: Fix | undefined;
-    if (!aliasArg) {
-      const name = resolve(ctx.model, keyword(call, 'name')?.value ?? alias);
-      const anchor = keyword(call, 'name') ?? keyword(call, 'description');
-      if (anchor) {
-        const value = slug(name.kind === 'str' ? name.value : 'ext');
-        fix = { title: `Add alias="${value}"`, edits: [{ range: { start: anchor.range.end, end: anchor.range.end }, newText: `, alias="${value}"` }] };
-      }
-    }
-    ctx.report(aliasArg ? aliasArg.value.range : symbols.range, 'vis.Extension requires alias=<string> when symbols are declared', fix);
-  }),
-  rule('EXT-006', 'Extension version, kind and alias are strings or None.', (ctx, call) => {
-    for (const field of ['version', 'kind', 'alias']) {
-      const arg = keyword(call, field);
-      if (!arg) continue;
-      const v = resolve(ctx.model, arg.value);
-      if (isKnown(v) && v.kind !== 'none' && v.kind !== 'str') ctx.report(arg.value.range, `vis.Extension ${field} must be a string`);
-    }
-  }),
-  rule('EXT-007', 'Extension ctx and activation are callables or None.', (ctx, call) => {
-    for (const field of ['ctx', 'activation']) {
-      const arg = keyword(call, field);
-      if (!arg) continue;
-      const v = resolve(ctx.model, arg.value);
-      if (v.kind !== 'none' && isCallable(v) === false) ctx.report(arg.value.range, `vis.Extension ${field} must be a callable`);
-    }
-  }),
-  rule('EXT-008', 'Extension prompt is text, a callable or None.', (ctx, call) => {
-    const arg = keyword(call, 'prompt');
-    if (!arg) return;
-    const v = resolve(ctx.model, arg.value);
-    if (v.kind !== 'none' && v.kind !== 'str' && isCallable(v) === false) ctx.report(arg.value.range, 'vis.Extension prompt must be text or a callable');
-  }),
-  rule('EXT-009', 'Extension collections are lists or tuples of the matching declarations.', (ctx, call) => {
-    const alias = typedModuleAlias(ctx.model);
-    for (const { field, cls } of collections(ctx.model)) {
-      const arg = keyword(call, field);
-      if (!arg) continue;
-      const message = `vis.Extension ${field} must contain ${cls} declarations`;
-      const v = resolve(ctx.model, arg.value);
-      // A list comprehension is a list, of items that are not known.
-      if (!isKnown(v) || (v.kind === 'comprehension' && v.of === 'list')) continue;
-      if (v.kind !== 'list' && v.kind !== 'tuple') {
-        ctx.report(arg.value.range, message, wrapFix(v, arg.value, cls));
-        continue;
-      }
-      for (const raw of v.items) {
-        const item = resolve(ctx.model, raw);
-        if (!isKnown(item)) continue;
-        if (item.kind === 'call') {
-          const s = sdkCall(item.call);
-          if (!s) continue; // a call to the author's own function: its result is unknown
-          if (s.flavour === 'typed' && s.member === cls) continue;
-        }
-        const fix: Fix | undefined =
-          field === 'symbols' && item.kind === 'function' && alias
-            ? { title: `Wrap in ${alias}.Symbol(...)`, edits: [{ range: raw.range, newText: `${alias}.Symbol(${raw.text})` }] }
-            : undefined;
-        ctx.report(raw.range, message, fix);
-      }
-    }
-  }),
-  rule('EXT-010', 'Extension env is a list or tuple of names.', (ctx, call) => {
-    const arg = keyword(call, 'env');
-    if (!arg) return;
-    const v = resolve(ctx.model, arg.value);
-    if (isKnown(v) && v.kind !== 'list' && v.kind !== 'tuple' && !(v.kind === 'comprehension' && v.of === 'list')) {
-      ctx.report(arg.value.range, 'vis.Extension env must be a list or tuple of environment variable names');
-    }
-  }),
-  rule('EXT-011', 'Extension env entries are environment variable names.', (ctx, call) => {
-    const arg = keyword(call, 'env');
-    if (!arg) return;
-    const v = resolve(ctx.model, arg.value);
-    if (v.kind !== 'list' && v.kind !== 'tuple') return;
+function aliasWithSymbols(c: CallCheck): Failure | undefined {
+  const symbols = c.arg('symbols');
+  if (!symbols || truthy(symbols) !== true) return undefined;
+  const alias = c.arg('alias');
+  if (alias ? !isKnown(alias) || !isBlankOrNotStr(alias) : !c.absent('alias')) return undefined;
+  const message = 'vis.Extension requires alias=<string> when symbols are declared';
+  if (alias) return at(alias, message);
+  // No alias at all: the cause is the declaration, not the list of its symbols.
+  let fix: Fix | undefined;
+  const anchor = c.written('name') ?? c.written('description');
+  if (anchor) {
+    const name = c.arg('name');
+    const value = slug(name?.kind === 'str' ? name.value : 'ext');
+    fix = { title: `Add alias="${value}"`, edits: [{ range: { start: anchor.range.end, end: anchor.range.end }, newText: `, alias="${value}"` }] };
+  }
+  return { range: c.call.calleeRange, message, fix };
+}
+
+function stringFields(c: CallCheck): Failure | undefined {
+  for (const field of ['version', 'kind', 'alias']) {
+    const v = c.arg(field);
+    if (v && isKnown(v) && v.kind !== 'none' && v.kind !== 'str') return at(v, `vis.Extension ${field} must be a string`);
+  }
+  return undefined;
+}
+
+function callableFields(c: CallCheck): Failure | undefined {
+  for (const field of ['ctx', 'activation']) {
+    const v = c.arg(field);
+    if (v && v.kind !== 'none' && isCallable(v) === false) return at(v, `vis.Extension ${field} must be a callable`);
+  }
+  return undefined;
+}
+
+function prompt(c: CallCheck): Failure | undefined {
+  const v = c.arg('prompt');
+  if (v && v.kind !== 'none' && v.kind !== 'str' && isCallable(v) === false) return at(v, 'vis.Extension prompt must be text or a callable');
+  return undefined;
+}
+
+function collectionsHold(c: CallCheck): Failure | undefined {
+  const alias = typedModuleAlias(c.model);
+  for (const { field, cls } of collections(c.model)) {
+    const written = c.written(field);
+    const v = c.arg(field);
+    // A list comprehension is a list, of items that are not known.
+    if (!written || !v || !isKnown(v) || (v.kind === 'comprehension' && v.of === 'list')) continue;
+    const message = `vis.Extension ${field} must contain ${cls} declarations`;
+    if (v.kind !== 'list' && v.kind !== 'tuple') return at(v, message, { fix: wrapFix(v, written.value, cls) });
     for (const raw of v.items) {
-      const item = resolve(ctx.model, raw);
+      const item = resolve(c.model, raw);
       if (!isKnown(item)) continue;
-      if (item.kind !== 'str' || !isEnvName(item.value)) ctx.report(raw.range, 'vis.Extension env entries must be environment variable names');
+      if (item.kind === 'call') {
+        const s = sdkCall(item.call);
+        if (!s) continue; // a call to the author's own function: its result is unknown
+        if (s.flavour === 'typed' && s.member === cls) continue;
+      }
+      const fix: Fix | undefined =
+        field === 'symbols' && item.kind === 'function' && alias ? { title: `Wrap in ${alias}.Symbol(...)`, edits: [{ range: raw.range, newText: `${alias}.Symbol(${raw.text})` }] } : undefined;
+      return at(raw, message, { fix });
     }
-  }),
-  rule('EXT-012', "Extension takes only the fields of the file's SDK version (language_tools= and settings= exist in some versions only).", reportUnexpectedKeywords),
-];
+  }
+  return undefined;
+}
+
+function envList(c: CallCheck): Failure | undefined {
+  const v = c.arg('env');
+  if (v && isKnown(v) && v.kind !== 'list' && v.kind !== 'tuple' && !(v.kind === 'comprehension' && v.of === 'list')) {
+    return at(v, 'vis.Extension env must be a list or tuple of environment variable names');
+  }
+  return undefined;
+}
+
+function envEntries(c: CallCheck): Failure | undefined {
+  for (const item of itemsOf(c.model, c.arg('env')) ?? []) {
+    if (isKnown(item) && (item.kind !== 'str' || !isEnvName(item.value))) return at(item, 'vis.Extension env entries must be environment variable names');
+  }
+  return undefined;
+}
 
 /** `symbols=vis.Symbol(f)` → `symbols=[vis.Symbol(f)]`: a bare declaration where a list belongs. */
 function wrapFix(v: Value, written: Value, cls: string): Fix | undefined {
@@ -157,3 +115,39 @@ function wrapFix(v: Value, written: Value, cls: string): Fix | undefined {
   if (s?.flavour !== 'typed' || s.member !== cls) return undefined;
   return { title: `Put the ${cls} in a list`, edits: [{ range: written.range, newText: `[${written.text}]` }] };
 }
+
+const DOCS: RuleDoc[] = [
+  { id: 'EXT-001', summary: 'Extension takes keyword arguments only.' },
+  { id: 'EXT-002', summary: 'Extension requires name= and description=.' },
+  { id: 'EXT-003', summary: 'Extension name must be a non-blank string.' },
+  { id: 'EXT-004', summary: 'Extension description must be a non-blank string.' },
+  { id: 'EXT-005', summary: 'An Extension that declares symbols needs an alias.' },
+  { id: 'EXT-006', summary: 'Extension version, kind and alias are strings or None.' },
+  { id: 'EXT-007', summary: 'Extension ctx and activation are callables or None.' },
+  { id: 'EXT-008', summary: 'Extension prompt is text, a callable or None.' },
+  { id: 'EXT-009', summary: 'Extension collections are lists or tuples of the matching declarations.' },
+  { id: 'EXT-010', summary: 'Extension env is a list or tuple of names.' },
+  { id: 'EXT-011', summary: 'Extension env entries are environment variable names.' },
+  { id: 'EXT-012', summary: "Extension takes only the fields of the file's SDK version (language_tools= and settings= exist in some versions only)." },
+];
+
+export const extensionFamilies: CallFamily[] = [
+  {
+    flavour: 'typed',
+    member: 'Extension',
+    binding: { unexpected: 'EXT-012', multiple: 'EXT-012', positional: 'EXT-001', missing: 'EXT-002' },
+    steps: [
+      { id: 'EXT-003', check: requireText('name') },
+      { id: 'EXT-004', check: requireText('description') },
+      { id: 'EXT-005', check: aliasWithSymbols },
+      { id: 'EXT-006', check: stringFields },
+      { id: 'EXT-007', check: callableFields },
+      { id: 'EXT-008', check: prompt },
+      { id: 'EXT-009', check: collectionsHold },
+      { id: 'EXT-010', check: envList },
+      { id: 'EXT-011', check: envEntries },
+    ],
+  },
+];
+
+export const extensionRules: Rule[] = familyRules(DOCS, extensionFamilies);

@@ -1,79 +1,127 @@
-// The lowercase G1 SDK of Vis 0.1.41 (`import vis`): `vis.extension(...)` and `vis.symbol(...)`.
-// Every builder accepts positional arguments. vis-sdk.md §4.
+// The lowercase G1 SDK of Vis 0.1.41 (`import vis`): `vis.extension(...)` and `vis.symbol(...)`, each call
+// getting the first error its builder raises. Every builder accepts positional arguments. vis-sdk.md §4.
 import { functionNamed, isCallable, isKnown, resolve, truthy } from '../model/sdk';
 import { pyRepr, pyReprValue, pyStr, pyStrip } from '../model/literals';
-import type { Call } from '../model/types';
+import type { Rule } from './types';
 import { tagsOf, vocabularyList } from '../sdk/table';
-import type { Rule, RuleContext } from './types';
-import { callsOf, isEnvName, perCall, unexpectedKeywordRule, type BoundArg } from './util';
+import { at, familyRules, type CallCheck, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { callsOf, isEnvName } from './util';
 
-const requireG1Text = (field: 'name' | 'description') => (ctx: RuleContext, call: Call, arg: BoundArg) => {
-  const v = arg(field);
-  if (v && !isKnown(v)) return;
-  if (!v || v.kind !== 'str' || v.value === '') {
-    ctx.report(v?.range ?? call.calleeRange, `vis.extension(...) requires ${field}=<non-empty string>`);
-  }
-};
+const requireG1Text =
+  (field: 'name' | 'description') =>
+  (c: CallCheck): Failure | undefined => {
+    const v = c.arg(field);
+    if (v && !isKnown(v)) return undefined;
+    if (!v && !c.absent(field)) return undefined;
+    if (!v || v.kind !== 'str' || v.value === '') return { range: v?.range ?? c.call.calleeRange, message: `vis.extension(...) requires ${field}=<non-empty string>` };
+    return undefined;
+  };
 
-export const g1Rules: Rule[] = [
-  {
-    id: 'G1-EXT-1',
-    severity: 'error',
-    summary: 'vis.extension(...) is called once per file.',
-    check({ model, report }) {
-      if (model.generation !== 'G1') return;
-      for (const call of callsOf(model, 'g1', 'extension').slice(1)) report(call.range, 'vis.extension() may only be called once per file');
-    },
-  },
-  perCall('G1-EXT-2', 'g1', 'extension', 'vis.extension name is a non-empty string.', requireG1Text('name')),
-  perCall('G1-EXT-3', 'g1', 'extension', 'vis.extension description is a non-empty string.', requireG1Text('description')),
-  perCall('G1-EXT-4', 'g1', 'extension', 'vis.extension needs an alias when symbols are declared.', (ctx, _call, arg) => {
-    const symbols = arg('symbols');
-    if (!symbols || truthy(symbols) !== true) return;
-    const alias = arg('alias');
-    if (alias && truthy(alias) !== false) return;
-    ctx.report(alias?.range ?? symbols.range, 'vis.extension(...) requires alias=<string> when symbols= is declared');
-  }),
-  perCall('G1-EXT-5', 'g1', 'extension', 'vis.extension ctx is a callable.', (ctx, _call, arg) => {
-    const v = arg('ctx');
-    if (v && v.kind !== 'none' && isCallable(v) === false) ctx.report(v.range, 'vis.extension(...) ctx= must be a callable (env) -> dict of session contributions');
-  }),
-  perCall('G1-EXT-6', 'g1', 'extension', 'vis.extension env is a list of names.', (ctx, _call, arg) => {
-    const v = arg('env');
-    if (!v) return;
-    const notIterable = ['int', 'float', 'complex', 'bool', 'function', 'lambda', 'ellipsis'].includes(v.kind);
-    if (v.kind === 'str' || notIterable) ctx.report(v.range, 'vis.extension(...) env= must be a list of environment variable names');
-  }),
-  perCall('G1-EXT-7', 'g1', 'extension', 'vis.extension env entries are environment variable names.', (ctx, _call, arg) => {
-    const v = arg('env');
-    if (!v || (v.kind !== 'list' && v.kind !== 'tuple' && v.kind !== 'set')) return;
-    for (const raw of v.items) {
-      const s = pyStr(resolve(ctx.model, raw));
-      if (s !== undefined && !isEnvName(s)) ctx.report(raw.range, `vis.extension(...) env= entries must be environment variable names, got ${pyRepr(s)}`);
-    }
-  }),
-  unexpectedKeywordRule('G1-EXT-8', 'g1', 'extension', 'vis.extension takes only its declared parameters.'),
-  perCall('G1-SYM-1', 'g1', 'symbol', 'vis.symbol wraps a callable.', (ctx, _call, arg) => {
-    const fn = arg('fn');
-    if (fn && isCallable(fn) === false) ctx.report(fn.range, 'vis.symbol(fn, ...) requires a callable');
-  }),
-  perCall('G1-SYM-2', 'g1', 'symbol', 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
-    const tag = arg('tag');
-    const tags = tagsOf(ctx.model);
-    if (!tag || !isKnown(tag) || (tag.kind === 'str' && tags.includes(tag.value))) return;
-    const shown = pyReprValue(tag);
-    if (shown !== undefined) ctx.report(tag.range, `vis.symbol tag must be ${vocabularyList(tags)}, got ${shown}`);
-  }),
-  perCall('G1-SYM-3', 'g1', 'symbol', 'A vis.symbol function has a docstring.', (ctx, _call, arg) => {
-    const fn = arg('fn');
-    if (!fn) return;
-    const name = fn.kind === 'lambda' ? '<lambda>' : fn.kind === 'function' ? fn.name : undefined;
-    if (name === undefined) return;
-    const decl = fn.kind === 'function' ? functionNamed(ctx.model, fn.name) : undefined;
-    if (fn.kind === 'function' && !decl) return;
-    if (!decl?.docstring || pyStrip(decl.docstring) === '') {
-      ctx.report(fn.range, `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`);
-    }
-  }),
-  unexpectedKeywordRule('G1-SYM-4', 'g1', 'symbol', 'vis.symbol takes only the parameters of its SDK version (fn, name, tag, is_hidden).'),
+const DOCS: RuleDoc[] = [
+  { id: 'G1-EXT-1', summary: 'vis.extension(...) is called once per file.' },
+  { id: 'G1-EXT-2', summary: 'vis.extension name is a non-empty string.' },
+  { id: 'G1-EXT-3', summary: 'vis.extension description is a non-empty string.' },
+  { id: 'G1-EXT-4', summary: 'vis.extension needs an alias when symbols are declared.' },
+  { id: 'G1-EXT-5', summary: 'vis.extension ctx is a callable.' },
+  { id: 'G1-EXT-6', summary: 'vis.extension env is a list of names.' },
+  { id: 'G1-EXT-7', summary: 'vis.extension env entries are environment variable names.' },
+  { id: 'G1-EXT-8', summary: 'vis.extension takes only its declared parameters.' },
+  { id: 'G1-SYM-1', summary: 'vis.symbol wraps a callable.' },
+  { id: 'G1-SYM-2', summary: 'vis.symbol tag is in the tag vocabulary of the SDK version (observation or mutation).' },
+  { id: 'G1-SYM-3', summary: 'A vis.symbol function has a docstring.' },
+  { id: 'G1-SYM-4', summary: 'vis.symbol takes only the parameters of its SDK version (fn, name, tag, is_hidden; hidden before Vis 0.1.41).' },
 ];
+
+export const g1Families: CallFamily[] = [
+  {
+    flavour: 'g1',
+    member: 'extension',
+    binding: 'G1-EXT-8',
+    steps: [
+      {
+        id: 'G1-EXT-1',
+        check: (c) => (callsOf(c.model, 'g1', 'extension').indexOf(c.call) > 0 ? { range: c.call.range, message: 'vis.extension() may only be called once per file' } : undefined),
+      },
+      { id: 'G1-EXT-2', check: requireG1Text('name') },
+      { id: 'G1-EXT-3', check: requireG1Text('description') },
+      {
+        id: 'G1-EXT-4',
+        check(c) {
+          const symbols = c.arg('symbols');
+          if (!symbols || truthy(symbols) !== true) return undefined;
+          const alias = c.arg('alias');
+          if (alias ? truthy(alias) !== false : !c.absent('alias')) return undefined;
+          return { range: alias?.range ?? symbols.range, message: 'vis.extension(...) requires alias=<string> when symbols= is declared' };
+        },
+      },
+      {
+        id: 'G1-EXT-5',
+        check(c) {
+          const v = c.arg('ctx');
+          return v && v.kind !== 'none' && isCallable(v) === false ? at(v, 'vis.extension(...) ctx= must be a callable (env) -> dict of session contributions') : undefined;
+        },
+      },
+      {
+        id: 'G1-EXT-6',
+        check(c) {
+          const v = c.arg('env');
+          const notIterable = v && ['int', 'float', 'complex', 'bool', 'function', 'lambda', 'ellipsis'].includes(v.kind);
+          return v && (v.kind === 'str' || notIterable) ? at(v, 'vis.extension(...) env= must be a list of environment variable names') : undefined;
+        },
+      },
+      {
+        id: 'G1-EXT-7',
+        check(c) {
+          const v = c.arg('env');
+          if (!v || (v.kind !== 'list' && v.kind !== 'tuple' && v.kind !== 'set')) return undefined;
+          for (const raw of v.items) {
+            const s = pyStr(resolve(c.model, raw));
+            if (s !== undefined && !isEnvName(s)) return at(raw, `vis.extension(...) env= entries must be environment variable names, got ${pyRepr(s)}`);
+          }
+          return undefined;
+        },
+      },
+    ],
+  },
+  {
+    flavour: 'g1',
+    member: 'symbol',
+    binding: 'G1-SYM-4',
+    steps: [
+      {
+        id: 'G1-SYM-1',
+        check(c) {
+          const fn = c.arg('fn');
+          return fn && isCallable(fn) === false ? at(fn, 'vis.symbol(fn, ...) requires a callable') : undefined;
+        },
+      },
+      {
+        id: 'G1-SYM-2',
+        check(c) {
+          const tag = c.arg('tag');
+          const tags = tagsOf(c.model);
+          if (!tag || !isKnown(tag) || (tag.kind === 'str' && tags.includes(tag.value))) return undefined;
+          const shown = pyReprValue(tag);
+          return shown !== undefined ? at(tag, `vis.symbol tag must be ${vocabularyList(tags)}, got ${shown}`) : undefined;
+        },
+      },
+      {
+        id: 'G1-SYM-3',
+        check(c) {
+          const fn = c.arg('fn');
+          if (!fn) return undefined;
+          const name = fn.kind === 'lambda' ? '<lambda>' : fn.kind === 'function' ? fn.name : undefined;
+          if (name === undefined) return undefined;
+          const decl = fn.kind === 'function' ? functionNamed(c.model, fn.name) : undefined;
+          if (fn.kind === 'function' && !decl) return undefined;
+          if (decl?.docstring && pyStrip(decl.docstring) !== '') return undefined;
+          // The cause is the def without a docstring; the call is where Vis raises.
+          const related = decl ? { related: [{ uri: c.model.uri, range: fn.range, message: 'exported by this vis.symbol(...)' }] } : undefined;
+          return { range: decl ? decl.nameRange : fn.range, message: `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`, options: related };
+        },
+      },
+    ],
+  },
+];
+
+export const g1Rules: Rule[] = familyRules(DOCS, g1Families);

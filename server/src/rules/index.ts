@@ -3,20 +3,60 @@ import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import type { Model } from '../model/types';
-import { extensionRules } from './extension';
+import { activityFamilies, activityRules } from './activity';
+import { catalogFamilies, catalogRules } from './catalog';
+import { bindingRule } from './declaration';
+import { extensionFamilies, extensionRules } from './extension';
 import { fileRules } from './file';
-import { g1Rules } from './g1';
-import { hookRules } from './hooks';
-import { methodRules } from './methods';
+import { g1Families, g1Rules } from './g1';
+import { hookFamilies, hookRules } from './hooks';
+import { languageFamilies, languageRules } from './language';
+import { methodFamilies, methodRules } from './methods';
+import { providerFamilies, providerRules } from './providers';
 import { registrationRules } from './registration';
 import { routingRules } from './routing';
+import { sdkCallFamilies, sdkCallRules } from './sdkcalls';
 import { sdkRules } from './sdk';
+import { settingFamilies, settingRules } from './settings';
 import { sequenceRules } from './sequence';
-import { symbolRules } from './symbols';
+import { symbolFamilies, symbolRules } from './symbols';
 import type { Finding, ModuleRole, Rule, Severity } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
+/** The SDK calls whose arguments are bound as Python binds them (SDK-003 for those without a binding rule of their own). */
+const families = [
+  ...extensionFamilies,
+  ...g1Families,
+  ...hookFamilies,
+  ...symbolFamilies,
+  ...methodFamilies,
+  ...catalogFamilies,
+  ...languageFamilies,
+  ...settingFamilies,
+  ...activityFamilies,
+  ...providerFamilies,
+  ...sdkCallFamilies,
+];
+
+export const allRules: Rule[] = [
+  ...fileRules,
+  ...sdkRules,
+  bindingRule(families),
+  ...registrationRules,
+  ...extensionRules,
+  ...g1Rules,
+  ...hookRules,
+  ...symbolRules,
+  ...methodRules,
+  ...sequenceRules,
+  ...catalogRules,
+  ...languageRules,
+  ...settingRules,
+  ...activityRules,
+  ...providerRules,
+  ...sdkCallRules,
+  ...routingRules,
+];
 
 /** Per-rule severity overrides from the settings; `off` silences a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
