@@ -90,6 +90,26 @@ describe('workspace program over stdio', () => {
     assert.deepEqual((await fromDisk).diagnostics.map((d) => d.code), ['SYM-016']);
   });
 
+  it('checks the package manifest: pyproject.toml gets its MAN findings, re-published as it is edited', async () => {
+    const uri = p.uri(NOTES.pyproject);
+    const text = fs.readFileSync(p.file(NOTES.pyproject), 'utf8');
+    const opened = server.diagnostics(uri, (d) => d.version === 1);
+    server.open(uri, text.replace('name = "notes"', 'name = "jotter"'));
+    assert.deepEqual(summary(await opened), [
+      {
+        code: 'MAN-002',
+        line: 1,
+        character: 7,
+        message: 'Extension name must match normalized project.name',
+        related: [`${p.uri(NOTES.entry)}:${p.line(NOTES.entry, 'name="notes"')}: the extension registers the name 'notes'`],
+      },
+    ]);
+    const fixed = server.diagnostics(uri, (d) => d.version === 2);
+    server.change(uri, text, 2);
+    assert.deepEqual((await fixed).diagnostics, []);
+    await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  });
+
   it('reads a dependency’s frozen dataclass from .venv, and analyses each module version once across features', async () => {
     const uri = p.uri(NOTES.entry);
     const text = fs.readFileSync(p.file(NOTES.entry), 'utf8');

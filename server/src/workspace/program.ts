@@ -21,6 +21,7 @@ import { applySdkProfile, contractFormatFor, type ContractFormatSetting } from '
 import { allRules, runRules, type SeverityOverrides } from '../rules';
 import type { Finding, ModuleRole } from '../rules/types';
 import { filePathOf } from '../rules/util';
+import { manifestRules, type ManifestRuleContext } from '../rules/manifest';
 import { workspaceRules, type RegisteredExtension } from '../rules/workspace';
 import { findExtension } from '../docs/extension';
 import { fileStamp, readTextFileSync } from '../../../shared/files';
@@ -36,7 +37,7 @@ import {
   type Manifest,
   type VersionPin,
 } from './manifest';
-import { ModuleStore } from './modules';
+import { ModuleStore, unanalysedModel } from './modules';
 import { ParserFault, guarded } from '../parse/parser';
 import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
 
@@ -339,8 +340,78 @@ export class Program {
   }
 
   private readManifest(file: string): Manifest | undefined {
+    const open = this.open(toUri(file));
+    if (open) return readToml('pyproject', file, open.text);
     const r = readTextFileSync(file, { maxBytes: 1_000_000 });
     return r.ok ? readToml('pyproject', file, r.text) : undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Manifests: the pyproject.toml of a package, the PEP 723 block of a script (MAN rules)
+
+  /** The entry a pyproject.toml belongs to: the `extension.py` beside it. */
+  private entryOfManifest(uri: string): string | undefined {
+    const file = this.pathOf(uri);
+    if (!file || path.basename(file) !== 'pyproject.toml') return undefined;
+    const entry = path.join(path.dirname(file), 'extension.py');
+    return this.resolver.isFile(entry) ? entry : undefined;
+  }
+
+  /** The findings of the manifest rules for an entry: on its pyproject.toml (uri set) or on the entry itself. */
+  private manifestFindings(uri: string, j: Join): Finding[] {
+    const file = this.pathOf(uri);
+    if (!file) return [];
+    const model = j.analysis.model;
+    const dir = path.dirname(file);
+    const pyprojectPath = path.join(dir, 'pyproject.toml');
+    const packaged = path.basename(file) === 'extension.py' && (!!this.open(toUri(pyprojectPath)) || this.resolver.isFile(pyprojectPath));
+    const findings: Finding[] = [];
+    let pyproject: { uri: string; manifest: Manifest } | undefined;
+    if (packaged) {
+      // The join reads the pyproject.toml: a change to it (on disk or in the editor) re-checks the entry.
+      j.deps.set(pyprojectPath, this.stamp(toUri(pyprojectPath)));
+      let readers = this.readers.get(pyprojectPath);
+      if (!readers) this.readers.set(pyprojectPath, (readers = new Set()));
+      readers.add(uri);
+      const manifest = this.readManifest(pyprojectPath);
+      if (manifest) pyproject = { uri: toUri(pyprojectPath), manifest };
+    }
+    const script = model.script ? { manifest: readScriptManifest(file, model.script.content, model.script.range.start.line), range: model.script.range } : undefined;
+    if (!pyproject && !script) return [];
+    const ext = findExtension(model);
+    const name = ext?.fields.get('name');
+    const ctx: ManifestRuleContext = {
+      entry: { uri, path: file, dir },
+      kind: packaged ? 'package' : 'script',
+      pyproject,
+      script,
+      extensionName: name && name.value.kind === 'str' ? { value: name.value.value, range: name.value.range } : undefined,
+      isDir: (p) => this.resolver.isDir(p),
+      isFile: (p) => this.resolver.isFile(p),
+      resolve: (d, rel) => path.resolve(d, rel),
+      within: (inner, outer) => inside(path.resolve(inner), path.resolve(outer)),
+      report: () => undefined,
+    };
+    for (const rule of manifestRules) {
+      const severity = this.overrides[rule.id] ?? rule.severity;
+      if (severity === 'off') continue;
+      rule.check({
+        ...ctx,
+        report: (target, range, message, related) => findings.push({ rule: rule.id, severity, message, range, uri: target === uri ? undefined : target, related }),
+      });
+    }
+    return findings;
+  }
+
+  /** A pyproject.toml of a packaged entry, analysed: the entry's manifest findings that are on it. */
+  private manifestAnalysis(uri: string): Analysis | undefined {
+    const entry = this.entryOfManifest(uri);
+    if (!entry) return undefined;
+    const entryUri = toUri(entry);
+    const findings = this.findings(entryUri).filter((f) => f.uri === uri);
+    const stamp = this.stamp(uri) ?? '';
+    const doc = this.open(uri);
+    return { uri, version: doc?.version ?? 0, stamp, model: unanalysedModel(uri, '', 'ANA-001', ''), millis: 0, findings };
   }
 
   private readLock(file: string): VersionPin[] {
@@ -426,6 +497,12 @@ export class Program {
           out.push(toUri(file));
         }
       }
+      // A package's pyproject.toml, checked with it (the MAN rules).
+      const pyproject = path.join(path.dirname(e.path), 'pyproject.toml');
+      if (checked && e.packaged && path.basename(e.path) === 'extension.py' && !seen.has(pyproject)) {
+        seen.add(pyproject);
+        out.push(toUri(pyproject));
+      }
     }
     const changed = owners.size !== this.owners.size || [...owners].some(([k, v]) => this.owners.get(k) !== v);
     if (changed) {
@@ -504,6 +581,8 @@ export class Program {
 
   /** The rule findings of a module's analysis; some may belong to other modules (`uri` set). */
   findings(uri: string): Finding[] {
+    // A manifest is not a module: its findings are its entry's (`analysis`).
+    if (this.entryOfManifest(uri)) return [];
     const j = this.join(uri);
     if (!j) return [];
     if (!j.findings) {
@@ -525,6 +604,7 @@ export class Program {
         const unanalysed = { rule: 'ANA-001' as const, message: `vis-authoring could not analyse this file: a check failed (${e.reason})`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
         j.findings = model.generation ? runRules({ ...model, unanalysed }, this.overrides) : [];
       }
+      if (this.role(uri) === 'entry') j.findings.push(...this.manifestFindings(uri, j));
       const targets = new Set(j.findings.flatMap((f) => (f.uri ? [f.uri] : [])));
       const before = this.targets.get(uri);
       this.targets.set(uri, before ? new Set([...before, ...targets]) : targets);
@@ -539,6 +619,8 @@ export class Program {
 
   /** A module's analysis with everything reported on it: its own findings, those other modules put on it, and the cross-file checks. */
   analysis(uri: string): Analysis | undefined {
+    const manifest = this.manifestAnalysis(uri);
+    if (manifest) return manifest;
     const a = this.module(uri);
     if (!a) return undefined;
     // The entry that imports this module reports on it: make sure its findings are known.
