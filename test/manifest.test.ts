@@ -85,7 +85,15 @@ function clientSettingReads(): string[] {
 /** Settings the server reads: the fields of its Settings type, under `visAuthoring`. */
 function serverSettingReads(): string[] {
   const settings = project.getSourceFileOrThrow(path.join(root, 'server/src/features/context.ts')).getInterfaceOrThrow('Settings');
-  return settings.getProperties().map((p) => `visAuthoring.${p.getName()}`);
+  // A field whose type is an object literal is a section (`diagnostics: { scope }` is `visAuthoring.diagnostics.scope`).
+  const keys = (prefix: string, members: Node[]): string[] =>
+    members.flatMap((p) => {
+      if (!Node.isPropertySignature(p)) return [];
+      const type = p.getTypeNode();
+      const name = `${prefix}.${p.getName()}`;
+      return type && Node.isTypeLiteral(type) ? keys(name, type.getMembers()) : [name];
+    });
+  return keys('visAuthoring', settings.getProperties());
 }
 
 /** vscode-languageclient reads `<client id>.trace.server` itself. */
