@@ -17,6 +17,11 @@ export interface TestServer {
   diagnostics(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
   open(uri: string, text: string, version?: number): void;
   change(uri: string, text: string, version: number): void;
+  /**
+   * Sends new `visAuthoring` settings as a client does (workspace/didChangeConfiguration, then the server
+   * pulls them) and resolves once the server has been answered.
+   */
+  configure(settings: unknown): Promise<void>;
   /** The server's log messages (window/logMessage) so far. */
   logs: string[];
   /** The work-done progress notifications the server sent ($/progress values). */
@@ -47,7 +52,12 @@ export async function startServer(initializationOptions: unknown = {}, options: 
   connection.onNotification('window/logMessage', (p: { message: string }) => logs.push(p.message));
   connection.onNotification('$/progress', (p: { value: TestServer['progress'][number] }) => progress.push(p.value));
   connection.onRequest('window/workDoneProgress/create', () => null);
-  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'visAuthoring' ? initializationOptions : {})));
+  let settings = initializationOptions;
+  const pulled: (() => void)[] = [];
+  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => {
+    setImmediate(() => pulled.splice(0).forEach((r) => r()));
+    return p.items.map((i) => (i.section === 'visAuthoring' ? settings : {}));
+  });
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
   await connection.sendRequest('initialize', {
@@ -68,6 +78,12 @@ export async function startServer(initializationOptions: unknown = {}, options: 
         const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} within 10 s`)), 10_000);
         waiting.push({ uri, accept, resolve: (p) => (clearTimeout(timer), resolve(p)) });
       });
+    },
+    configure(next) {
+      settings = next;
+      const done = new Promise<void>((resolve) => pulled.push(resolve));
+      void connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+      return done;
     },
     open(uri, text, version = 1) {
       void connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version, text } });

@@ -15,6 +15,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Analysis, ModuleAnalysis } from '../analysis';
+import { g1Tools, type G1ToolInfo } from '../contracts/g1';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
 import type { ContractFormat } from '../contracts/types';
@@ -89,6 +90,7 @@ interface Join {
   deps: Map<string, string | undefined>;
   loader: ModuleLoader;
   infos?: SymbolInfo[];
+  g1?: G1ToolInfo[];
   findings?: Finding[];
 }
 
@@ -480,6 +482,21 @@ export class Program {
       }
     }
     return j.infos;
+  }
+
+  /** The module's G1 `vis.symbol(...)` tools in the host's terms (functions in sibling modules resolved). */
+  g1Tools(uri: string): G1ToolInfo[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.g1) {
+      const file = filePathOf(uri);
+      try {
+        j.g1 = g1Tools(j.analysis.model, { loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+      } catch {
+        j.g1 = [];
+      }
+    }
+    return j.g1;
   }
 
   /** The rule findings of a module's analysis; some may belong to other modules (`uri` set). */
