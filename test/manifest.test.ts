@@ -82,18 +82,14 @@ function clientSettingReads(): string[] {
   return keys;
 }
 
-/** Settings the server reads: the fields of its Settings type, under `visAuthoring`. */
+/** Settings the server reads: the fields of its Settings type, under `visAuthoring` (an object-typed field's own fields as dotted keys). */
 function serverSettingReads(): string[] {
   const settings = project.getSourceFileOrThrow(path.join(root, 'server/src/features/context.ts')).getInterfaceOrThrow('Settings');
-  // A field whose type is an object literal is a section (`diagnostics: { scope }` is `visAuthoring.diagnostics.scope`).
-  const keys = (prefix: string, members: Node[]): string[] =>
-    members.flatMap((p) => {
-      if (!Node.isPropertySignature(p)) return [];
-      const type = p.getTypeNode();
-      const name = `${prefix}.${p.getName()}`;
-      return type && Node.isTypeLiteral(type) ? keys(name, type.getMembers()) : [name];
-    });
-  return keys('visAuthoring', settings.getProperties());
+  return settings.getProperties().flatMap((p) => {
+    const type = p.getTypeNode();
+    if (type && Node.isTypeLiteral(type)) return type.getProperties().map((q) => `visAuthoring.${p.getName()}.${q.getName()}`);
+    return [`visAuthoring.${p.getName()}`];
+  });
 }
 
 /** vscode-languageclient reads `<client id>.trace.server` itself. */
