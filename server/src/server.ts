@@ -13,6 +13,7 @@ import { formatOf, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
+import { registerNavigation } from './features/navigation';
 import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
@@ -69,6 +70,9 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
       hoverProvider: true,
+      definitionProvider: true,
+      typeDefinitionProvider: true,
+      referencesProvider: true,
       codeLensProvider: { resolveProvider: false },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -123,6 +127,7 @@ registerHover(ctx);
 registerStatus(ctx);
 const contracts = registerContractHover(ctx);
 registerRouting(ctx);
+registerNavigation(ctx);
 registerLineChanges(connection);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
 registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))));

@@ -18,7 +18,8 @@ function at(marked: string, marker = 'c') {
     positionalBefore: ctx.call?.positionalBefore,
     keywords: ctx.call?.keywords.map((k) => k.name),
     closed: ctx.call?.close !== undefined,
-    nesting: ctx.nesting.join(''),
+    nesting: ctx.nesting.map((n) => n.ch + (n.target ?? '')).join(''),
+    subscript: ctx.subscript,
     string: ctx.string && f.text.slice(ctx.string.start, ctx.string.end),
     comment: ctx.comment,
     word: ctx.word.text,
@@ -28,7 +29,7 @@ function at(marked: string, marker = 'c') {
 describe('cursor context', () => {
   it('finds the call, its argument and the keywords on both sides of the cursor', () => {
     assert.deepEqual(at('vis.Symbol(search, na/*c*/, tag="mutation")\n'), {
-      callee: 'vis.Symbol', index: 1, keyword: undefined, positionalBefore: 1, keywords: ['tag'], closed: true, nesting: '', string: undefined, comment: false, word: 'na',
+      callee: 'vis.Symbol', index: 1, keyword: undefined, positionalBefore: 1, keywords: ['tag'], closed: true, nesting: '', subscript: undefined, string: undefined, comment: false, word: 'na',
     });
   });
 
@@ -49,6 +50,13 @@ describe('cursor context', () => {
     assert.deepEqual([body.callee, body.index, body.closed, body.keywords], ['vis.log', 0, false, []]);
     const nested = at('vis.register_extension(vis.Extension(name="x", symbols=[vis.Symbol(f, /*c*/)]))\n');
     assert.deepEqual([nested.callee, nested.index, nested.nesting], ['vis.Symbol', 1, '']);
+  });
+
+  it('knows the name a bracket subscripts', () => {
+    const r = at('def t():\n    return vis.tools["greet./*c*/"](x)\n');
+    assert.deepEqual([r.callee, r.subscript, r.string], [undefined, 'vis.tools', 'greet.']);
+    assert.equal(at('x = [/*c*/]\n').subscript, undefined);
+    assert.equal(at('def t():\n    return [/*c*/]\n').subscript, undefined);
   });
 
   it('is not fooled by strings, comments, comparisons and walrus', () => {

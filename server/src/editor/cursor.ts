@@ -32,8 +32,13 @@ export interface CallFrame {
 export interface CursorContext {
   /** The innermost call whose parentheses hold the cursor, directly or inside brackets of one of its arguments. */
   call?: CallFrame;
-  /** The brackets opened inside the call's current argument before the cursor (`symbols=[` gives `['[']`). */
-  nesting: string[];
+  /**
+   * The brackets opened inside the call's current argument before the cursor, outermost first
+   * (`symbols=[` gives one `[`); `target` is the dotted name a `[` subscripts (`vis.tools[`).
+   */
+  nesting: { ch: '[' | '{'; target?: string }[];
+  /** The innermost open `[`, when it subscripts a dotted name, even outside any call (`vis.tools["` ). */
+  subscript?: string;
   /** The string literal the cursor is in: the offsets of its content and its quote. */
   string?: { quote: string; start: number; end: number; prefix: string };
   /** In a comment. */
@@ -111,7 +116,9 @@ export function cursorContext(text: string, offset: number, from = 0): CursorCon
       if (!stack.length || (next !== undefined && !/[\s#)\]}]/.test(next))) break;
     }
     if (c === '(' || c === '[' || c === '{') {
-      const callee = c === '(' ? dottedBefore(text, i) : { name: undefined, start: i };
+      // A `[` right after a name subscripts it; after anything else it opens a list.
+      const callee = c === '(' || (c === '[' && isId(text[i - 1])) ? dottedBefore(text, i) : { name: undefined, start: i };
+      if (c === '[' && callee.name && KEYWORDS.has(callee.name)) callee.name = undefined;
       stack.push({ ch: c, open: i, callee: callee.name, calleeStart: callee.start, index: 0, argStart: i + 1, positional: 0, keywords: [], splat: false });
       i++;
       continue;
@@ -146,12 +153,14 @@ export function cursorContext(text: string, offset: number, from = 0): CursorCon
   }
   if (!at) take();
   const frames = at!.frames;
-  const nesting: string[] = [];
+  const nesting: CursorContext['nesting'] = [];
+  const inner = frames[frames.length - 1];
+  const subscript = inner?.ch === '[' ? inner.callee : undefined;
   let call: CallFrame | undefined;
   for (let k = frames.length - 1; k >= 0 && !call; k--) {
     const f = frames[k];
     if (f.ch !== '(') {
-      nesting.unshift(f.ch);
+      nesting.unshift({ ch: f.ch, target: f.callee });
       continue;
     }
     call = {
@@ -170,7 +179,20 @@ export function cursorContext(text: string, offset: number, from = 0): CursorCon
   if (!call) nesting.length = 0;
   let w = offset;
   while (w > 0 && isId(text[w - 1])) w--;
-  return { call, nesting, string: at!.string, comment: at!.comment, word: { text: text.slice(w, offset), start: w } };
+  return { call, nesting, subscript, string: at!.string, comment: at!.comment, word: { text: text.slice(w, offset), start: w } };
+}
+
+const KEYWORDS = new Set(['return', 'in', 'else', 'yield', 'not', 'and', 'or', 'is', 'if', 'await', 'lambda', 'del', 'assert', 'raise', 'from', 'import', 'print']);
+
+/** The dotted name at `offset`: from the start of its chain to the end of the identifier under the cursor (`models.Rea|ding` gives `models.Reading`). */
+export function dottedAt(text: string, offset: number): { name: string; start: number; end: number } | undefined {
+  let end = offset;
+  while (end < text.length && isId(text[end])) end++;
+  let start = offset;
+  while (start > 0 && (isId(text[start - 1]) || text[start - 1] === '.')) start--;
+  const name = text.slice(start, end).replace(/^\.+/, '');
+  start = end - name.length;
+  return IDENTIFIER.test(name.split('.')[0] ?? '') && name.split('.').every((p) => IDENTIFIER.test(p)) ? { name, start, end } : undefined;
 }
 
 const IDENTIFIER = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;
@@ -213,8 +235,7 @@ type Ranged = { range: { start: { line: number; character: number }; end: { line
  * (of the method, inside a class; the model knows their ranges), or else the end of the last top-level def
  * or class before it, or the start of the file.
  */
-export function statementStart(model: Model, lineStarts: readonly number[], offset: number): number {
-  const at = (p: { line: number; character: number }) => (lineStarts[p.line] ?? 0) + p.character;
+export function statementStart(model: Model, at: (p: { line: number; character: number }) => number, offset: number): number {
   const inside = (d: Ranged) => at(d.range.start) <= offset && offset < at(d.range.end);
   let best = 0;
   for (const d of [...model.functions, ...model.classes] as (Ranged & { methods?: Ranged[] })[]) {

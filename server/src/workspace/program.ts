@@ -15,6 +15,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Analysis, ModuleAnalysis } from '../analysis';
+import type { Call, FunctionDecl, Range } from '../model/types';
 import { g1Tools, type G1ToolInfo } from '../contracts/g1';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
@@ -78,7 +79,7 @@ export interface ImportEnvironment {
 /** A name or dotted path resolved to where it is declared. */
 export interface Declaration {
   uri: string;
-  range: import('../model/types').Range;
+  range: Range;
   kind: 'module' | 'class' | 'function' | 'variable';
 }
 
@@ -91,7 +92,22 @@ interface Join {
   loader: ModuleLoader;
   infos?: SymbolInfo[];
   g1?: G1ToolInfo[];
+  tools?: ModuleTool[];
   findings?: Finding[];
+}
+
+/** One tool a module exports: its public name, tag and hidden flag, the call that exports it, and its def. */
+export interface ModuleTool {
+  /** The name the model calls it by (`greet.hello`; G1: `<alias>_<symbol>`). */
+  name: string;
+  tag: string;
+  hidden: boolean;
+  /** The module of the exporting call. */
+  uri: string;
+  /** The `vis.Symbol(...)` or `vis.symbol(...)` call. */
+  call: Call;
+  decl?: FunctionDecl;
+  declUri?: string;
 }
 
 const toUri = (file: string) => pathToFileURL(file).href;
@@ -629,6 +645,32 @@ export class Program {
   /** The tools an entry exports, each with the module its declaration lives in. */
   exportedTools(uri: string): { info: SymbolInfo; tool: ToolInfo; uri?: string }[] {
     return this.symbols(uri).flatMap((info) => info.tools.map((tool) => ({ info, tool, uri: tool.declUri })));
+  }
+
+  /** The tools a module's own `vis.Symbol(...)` (G1: `vis.symbol(...)`) calls export, by public name. */
+  moduleTools(uri: string): ModuleTool[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.tools) {
+      const typed = this.symbols(uri).flatMap((info) => info.tools.map((t): ModuleTool => ({ name: t.name, tag: t.tag, hidden: t.hidden, uri, call: info.call, decl: t.decl, declUri: t.declUri })));
+      const g1 = this.g1Tools(uri).flatMap((t): ModuleTool[] =>
+        t.contract ? [{ name: t.contract.sandbox_name ?? t.contract.symbol, tag: t.contract.tag, hidden: t.contract.hidden, uri, call: t.call, decl: t.decl, declUri: t.declUri }] : [],
+      );
+      j.tools = [...typed, ...g1];
+    }
+    return j.tools;
+  }
+
+  /** Every tool exported by the modules indexing found (entries and the workspace modules they import). */
+  workspaceTools(): ModuleTool[] {
+    const modules = new Set([...this.entries().map((e) => toUri(e.path)), ...[...this.owners.keys()].map(toUri)]);
+    return [...modules].flatMap((uri) => this.moduleTools(uri));
+  }
+
+  /** The `vis.Symbol(...)` calls that export the function declared at `nameRange` in `uri`: in the module itself and in the modules that import it. */
+  exportsOf(uri: string, nameRange: Range): ModuleTool[] {
+    const same = (r: Range) => r.start.line === nameRange.start.line && r.start.character === nameRange.start.character;
+    return [uri, ...this.dependents(uri)].flatMap((m) => this.moduleTools(m)).filter((t) => t.declUri === uri && t.decl && same(t.decl.nameRange));
   }
 
   /** Where a name or dotted path (`Tools`, `pkg.models.Reading`) written in a module is declared, following imports into other modules. */
