@@ -13,6 +13,7 @@ import { formatOf, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
+import { registerInlayHints } from './features/inlayHints';
 import { registerNavigation } from './features/navigation';
 import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
@@ -56,12 +57,14 @@ documents.onDidOpen((e) => access.opened(e.document.uri));
 let canPullConfiguration = false;
 let canWatchFiles = false;
 let canFollowFolders = false;
+let canRefreshInlayHints = false;
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
   canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
+  canRefreshInlayHints = !!params.capabilities.workspace?.inlayHint?.refreshSupport;
   ctx.workspace.setFolders((params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : [])).flatMap((u) => filePathOf(u) ?? []));
   const options = params.initializationOptions as Partial<Settings> | undefined;
   if (options) applySettings(options, false);
@@ -73,6 +76,7 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
       definitionProvider: true,
       typeDefinitionProvider: true,
       referencesProvider: true,
+      inlayHintProvider: true,
       codeLensProvider: { resolveProvider: false },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -118,7 +122,10 @@ async function pullSettings(refresh: boolean): Promise<void> {
 function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
   ctx.settings = { ...defaultSettings(), ...s };
   ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatOf(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
-  if (refresh) diagnostics.refreshAll();
+  if (refresh) {
+    diagnostics.refreshAll();
+    if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  }
 }
 
 const diagnostics = registerDiagnostics(ctx);
@@ -128,6 +135,7 @@ registerStatus(ctx);
 const contracts = registerContractHover(ctx);
 registerRouting(ctx);
 registerNavigation(ctx);
+registerInlayHints(ctx);
 registerLineChanges(connection);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
 registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))));
