@@ -15,6 +15,7 @@ import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
 import { registerInlayHints } from './features/inlayHints';
 import { registerNavigation } from './features/navigation';
+import { registerSymbols } from './features/symbols';
 import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
@@ -77,6 +78,9 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
       typeDefinitionProvider: true,
       referencesProvider: true,
       inlayHintProvider: true,
+      // The label names our group in the Outline next to a Python language server's.
+      documentSymbolProvider: { label: 'Vis' },
+      workspaceSymbolProvider: true,
       codeLensProvider: { resolveProvider: false },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -136,6 +140,7 @@ const contracts = registerContractHover(ctx);
 registerRouting(ctx);
 registerNavigation(ctx);
 registerInlayHints(ctx);
+registerSymbols(ctx);
 registerLineChanges(connection);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
 registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))));

@@ -17,6 +17,8 @@ import { pathToFileURL } from 'node:url';
 import type { Analysis, ModuleAnalysis } from '../analysis';
 import type { Call, FunctionDecl, Range } from '../model/types';
 import { g1Tools, type G1ToolInfo } from '../contracts/g1';
+import { outline, type OutlineItem } from '../editor/outline';
+import { bindArguments } from '../rules/util';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
 import type { ContractFormat } from '../contracts/types';
@@ -93,6 +95,7 @@ interface Join {
   infos?: SymbolInfo[];
   g1?: G1ToolInfo[];
   tools?: ModuleTool[];
+  outline?: OutlineItem[];
   findings?: Finding[];
 }
 
@@ -659,6 +662,15 @@ export class Program {
       j.tools = [...typed, ...g1];
     }
     return j.tools;
+  }
+
+  /** The module's Outline: the extension it registers, its tools, slash commands, hooks, filters, providers and settings. */
+  outline(uri: string): OutlineItem[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    // TEMP: bindArguments with these lists until the SDK table lands (bindSdkCall).
+    const TEMP: Record<string, string[]> = { OpHook: ['ops', 'fn', 'phase'], op_hook: ['ops', 'fn', 'phase'], NetworkFilter: ['fn'], network_filter: ['fn'], Provider: ['id', 'label'], provider: ['id', 'label'], Setting: [] };
+    return (j.outline ??= outline(j.analysis.model, this.symbols(uri), this.g1Tools(uri), (call) => bindArguments(call, TEMP[call.sdk?.member ?? ''] ?? [])));
   }
 
   /** Every tool exported by the modules indexing found (entries and the workspace modules they import). */
