@@ -9,7 +9,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { registerCodeActions } from './features/codeActions';
-import { formatOf, registerContractHover } from './features/contractHover';
+import { formatOf, formatSetting, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
@@ -125,7 +125,7 @@ async function pullSettings(refresh: boolean): Promise<void> {
 
 function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
   ctx.settings = { ...defaultSettings(), ...s };
-  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatOf(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
+  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
   if (refresh) {
     diagnostics.refreshAll();
     if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
@@ -143,7 +143,7 @@ registerInlayHints(ctx);
 registerSymbols(ctx);
 registerLineChanges(connection);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))));
+registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))));
 
 // After two parser faults in a row no parser is ready for a moment; when a fresh one is, every open
 // document is analysed again.

@@ -7,13 +7,10 @@
 import { cleandoc, isBlankDoc } from '../model/docstring';
 import { resolve, truthy } from '../model/sdk';
 import type { Call, FunctionDecl, Model } from '../model/types';
-import { bindArguments } from '../rules/util';
+import { bindSdkCall, memberOfCall, acceptedKeywords, scopeOf as sdkScope } from '../sdk/table';
 import { fieldText, findExtension } from '../docs/extension';
 import { evalValue } from './objects';
 import { scopeOf, type ModuleLoader } from './scope';
-
-/** The G1 builder's parameters, in order (every one may be passed positionally). */
-const G1_SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden'];
 
 /** The host's view of one G1 tool, as `visAuthoring/symbolContract` returns it. */
 export interface G1Contract {
@@ -69,9 +66,11 @@ export function g1Tools(model: Model, opts: G1Options = {}): G1ToolInfo[] {
 
 function g1Tool(model: Model, call: Call, alias: string | null, aliasKnown: boolean, evaluate: (v: import('../model/types').Value) => ReturnType<typeof evalValue>): G1ToolInfo {
   const info: G1ToolInfo = { call };
-  const args = bindArguments(call, G1_SYMBOL_PARAMS);
+  const args = bindSdkCall(model, call);
   const fnArg = args?.get('fn');
-  if (!args || !fnArg || call.args.some((a) => a.name !== undefined && !G1_SYMBOL_PARAMS.includes(a.name))) {
+  const member = memberOfCall(model, call);
+  const keywords = member && acceptedKeywords(member, sdkScope(model));
+  if (!args || !fnArg || !keywords || call.args.some((a) => a.name !== undefined && !keywords.has(a.name))) {
     info.unknownReason = 'its arguments are not statically known';
     return info;
   }

@@ -18,10 +18,10 @@ import type { Analysis, ModuleAnalysis } from '../analysis';
 import type { Call, FunctionDecl, Range } from '../model/types';
 import { g1Tools, type G1ToolInfo } from '../contracts/g1';
 import { outline, type OutlineItem } from '../editor/outline';
-import { bindArguments } from '../rules/util';
+import { bindSdkCall } from '../sdk/table';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
-import type { ContractFormat } from '../contracts/types';
+import { applySdkProfile, contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import { allRules, runRules, type SeverityOverrides } from '../rules';
 import type { Finding, ModuleRole } from '../rules/types';
 import { filePathOf } from '../rules/util';
@@ -56,7 +56,13 @@ export interface ProgramOptions {
   /** `python.defaultInterpreterPath`, when the client passes it: its environment's site-packages are import roots. */
   interpreter?: string;
   overrides?: SeverityOverrides;
-  contractFormat?: ContractFormat;
+  /** visAuthoring.contractFormat: `auto` (each module's SDK version's format) or C1, C2, C3. */
+  contractFormat?: ContractFormatSetting;
+  /**
+   * What the project shows about a module's SDK version, for its SDK profile (tests stand in for the
+   * manifests with it); by default the program's own `projectEvidence`.
+   */
+  evidence?: (uri: string) => { pins: VersionPin[] };
   /** Modules with more characters are not analysed. */
   maxFileSize?: number;
   /** Keep the trees of open documents between versions (incremental re-parse). Default true. */
@@ -88,7 +94,8 @@ export interface Declaration {
 interface Join {
   analysis: ModuleAnalysis;
   epoch: number;
-  format: ContractFormat;
+  /** The contract format setting the join was made with (`auto`: the module's SDK version's). */
+  format: ContractFormatSetting;
   /** Every module file the join read, with the stamp it read. */
   deps: Map<string, string | undefined>;
   loader: ModuleLoader;
@@ -115,6 +122,9 @@ export interface ModuleTool {
 
 const toUri = (file: string) => pathToFileURL(file).href;
 
+/** The evidence each model's SDK profile was last computed with (`<format>|<pins>`). */
+const profiled = new WeakMap<import('../model/types').Model, string>();
+
 /** The canonical URI of a document: `file:` URIs spelled as Node spells them, any other URI as it is. */
 export function canonicalUri(uri: string): string {
   const file = filePathOf(uri);
@@ -131,7 +141,7 @@ export class Program {
   readonly modules = new ModuleStore();
   readonly resolver = new ModuleResolver();
   overrides: SeverityOverrides;
-  contractFormat: ContractFormat;
+  contractFormat: ContractFormatSetting;
   maxFileSize: number;
   globalDir?: string;
   interpreter?: string;
@@ -162,7 +172,8 @@ export class Program {
     this.globalDir = options.globalDir;
     this.interpreter = options.interpreter;
     this.overrides = options.overrides ?? {};
-    this.contractFormat = options.contractFormat ?? 'C3';
+    this.contractFormat = options.contractFormat ?? 'auto';
+    this.evidence = options.evidence ?? ((uri) => this.projectEvidence(uri));
     this.maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
     this.keepTrees = options.keepTrees ?? true;
     this.givenEntries = options.entries;
@@ -171,6 +182,7 @@ export class Program {
   }
 
   private trace?: (message: string) => void;
+  private evidence: (uri: string) => { pins: VersionPin[] };
 
   private givenEntries?: EntryFile[];
 
@@ -474,6 +486,14 @@ export class Program {
     if (!analysis) return undefined;
     const j = this.joins.get(uri);
     if (j && j.analysis === analysis && j.epoch === this.epoch && j.format === this.contractFormat && this.fresh(j)) return j;
+    // The module's SDK profile with the project's evidence (its entry's pins) and the contract format
+    // setting; the module store gave it the file's own (no pins, `auto`).
+    const pins = this.evidence(uri).pins;
+    const key = `${this.contractFormat}|${pins.map((p) => `${p.source}:${p.file}:${p.requirement}`).join('|')}`;
+    if ((profiled.get(analysis.model) ?? 'auto|') !== key) {
+      applySdkProfile(analysis.model, { pins, contractFormat: this.contractFormat });
+      profiled.set(analysis.model, key);
+    }
     const deps = new Map<string, string | undefined>();
     const next: Join = { analysis, epoch: this.epoch, format: this.contractFormat, deps, loader: this.loaderFor(uri, deps) };
     this.joins.set(uri, next);
@@ -494,7 +514,7 @@ export class Program {
       this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
       const file = filePathOf(uri);
       try {
-        j.infos = symbolInfos(j.analysis.model, { format: j.format, loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+        j.infos = symbolInfos(j.analysis.model, { format: contractFormatFor(j.analysis.model.sdk, j.format), loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
       } catch {
         // A fault in the static analysis must not take the module's other results down with it.
         j.infos = [];
@@ -607,7 +627,8 @@ export class Program {
     const out: RegisteredExtension[] = [];
     for (const e of this.entries()) {
       const uri = toUri(e.path);
-      const analysis = this.module(uri);
+      // Through the join, so the model carries its SDK profile with the project's pins.
+      const analysis = this.join(uri)?.analysis;
       const ext = analysis && findExtension(analysis.model);
       if (!ext) continue;
       const text = (field: string) => {
@@ -668,9 +689,8 @@ export class Program {
   outline(uri: string): OutlineItem[] {
     const j = this.join(uri);
     if (!j) return [];
-    // TEMP: bindArguments with these lists until the SDK table lands (bindSdkCall).
-    const TEMP: Record<string, string[]> = { OpHook: ['ops', 'fn', 'phase'], op_hook: ['ops', 'fn', 'phase'], NetworkFilter: ['fn'], network_filter: ['fn'], Provider: ['id', 'label'], provider: ['id', 'label'], Setting: [] };
-    return (j.outline ??= outline(j.analysis.model, this.symbols(uri), this.g1Tools(uri), (call) => bindArguments(call, TEMP[call.sdk?.member ?? ''] ?? [])));
+    const model = j.analysis.model;
+    return (j.outline ??= outline(model, this.symbols(uri), this.g1Tools(uri), (call) => bindSdkCall(model, call)));
   }
 
   /** Every tool exported by the modules indexing found (entries and the workspace modules they import). */
@@ -759,7 +779,7 @@ export class Program {
   // Change
 
   /** Settings every join reads changed (severity overrides, contract format). */
-  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormat; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
+  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormatSetting; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
     if (settings.watched) {
       this.watched = settings.watched.map((d) => path.resolve(d));
       this.stamps.clear();
