@@ -16,6 +16,9 @@ import { registerLineChanges } from './changes/handler';
 import { registerInlayHints } from './features/inlayHints';
 import { registerNavigation } from './features/navigation';
 import { registerSymbols } from './features/symbols';
+import { TRIGGER_CHARACTERS, registerCompletion } from './features/completion';
+import { SIGNATURE_TRIGGERS, registerSignatureHelp } from './features/signatureHelp';
+import { registerSdkHover } from './features/sdkHover';
 import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
@@ -81,6 +84,8 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
       // The label names our group in the Outline next to a Python language server's.
       documentSymbolProvider: { label: 'Vis' },
       workspaceSymbolProvider: true,
+      completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: true },
+      signatureHelpProvider: { triggerCharacters: SIGNATURE_TRIGGERS, retriggerCharacters: ['='] },
       codeLensProvider: { resolveProvider: false },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -138,9 +143,13 @@ registerHover(ctx);
 registerStatus(ctx);
 const contracts = registerContractHover(ctx);
 registerRouting(ctx);
+// After the contract and routing cards: the SDK's own names.
+registerSdkHover(ctx);
 registerNavigation(ctx);
 registerInlayHints(ctx);
 registerSymbols(ctx);
+registerCompletion(ctx);
+registerSignatureHelp(ctx);
 registerLineChanges(connection);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
 registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))));

@@ -22,6 +22,8 @@ export interface TestServer {
    * pulls them) and resolves once the server has been answered.
    */
   configure(settings: unknown): Promise<void>;
+  /** What the server answered to initialize. */
+  capabilities: Record<string, unknown>;
   /** The server's log messages (window/logMessage) so far. */
   logs: string[];
   /** The work-done progress notifications the server sent ($/progress values). */
@@ -60,17 +62,18 @@ export async function startServer(initializationOptions: unknown = {}, options: 
   });
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
-  await connection.sendRequest('initialize', {
+  const initialized = (await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: options.rootUri ?? null,
     workspaceFolders: options.rootUri ? [{ uri: options.rootUri, name: 'root' }] : null,
     capabilities: { workspace: { configuration: true }, ...options.capabilities },
     initializationOptions,
-  });
+  })) as { capabilities: Record<string, unknown> };
   await connection.sendNotification('initialized', {});
   return {
     connection,
     process: child,
+    capabilities: initialized.capabilities,
     logs,
     progress,
     diagnostics(uri, accept = () => true) {

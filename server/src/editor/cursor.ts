@@ -142,7 +142,8 @@ export function cursorContext(text: string, offset: number, from = 0): CursorCon
       top.argStart = i + 1;
       top.keyword = undefined;
     } else if (top && top.ch === '(' && c === '=' && text[i + 1] !== '=' && !'=!<>:'.includes(text[i - 1] ?? '')) {
-      const name = text.slice(top.argStart, i).trim();
+      // Comments between the comma and the keyword are no part of it.
+      const name = text.slice(top.argStart, i).replace(/#[^\n]*/g, '').trim();
       if (top.keyword === undefined && IDENTIFIER.test(name)) {
         top.keyword = name;
         const start = text.indexOf(name, top.argStart);
