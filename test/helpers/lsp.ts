@@ -38,11 +38,13 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** Client capabilities beyond workspace/configuration. */
   capabilities?: Record<string, unknown>;
+  /** Another language server to start instead (its script and arguments, run with this Node). */
+  server?: string[];
 }
 
 export async function startServer(initializationOptions: unknown = {}, options: StartOptions = {}): Promise<TestServer> {
   const serverPath = path.join(__dirname, '..', '..', 'dist', 'server.js');
-  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, options.server ?? [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiting: { uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {

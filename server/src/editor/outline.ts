@@ -80,7 +80,7 @@ function hooks(model: Model, bind: Bind): OutlineItem[] {
   return callsOf(model, 'typed.OpHook', 'g1.op_hook').map((call) => {
     const args = bind(call);
     const ops = args?.get('ops') && resolve(model, args.get('ops')!.value);
-    const names = ops && (ops.kind === 'list' || ops.kind === 'tuple') ? ops.items.map((o) => text(model, o) ?? '?').join(', ') : (ops?.text ?? '?');
+    const names = ops && (ops.kind === 'list' || ops.kind === 'tuple') ? ops.items.map((o) => text(model, o) || '""').join(', ') : (ops?.text ?? '?');
     const phase = text(model, args?.get('phase')?.value) ?? 'before';
     return item('hook', `${phase} ${names}`, args?.get('fn')?.value.text ?? '', call.range, args?.get('ops')?.range ?? call.calleeRange);
   });

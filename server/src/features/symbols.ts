@@ -57,11 +57,13 @@ export function workspaceSymbols(program: Program, tools: ModuleTool[], query: s
     seen.add(t);
     if (!names.has(t.uri)) names.set(t.uri, extensionOf(program, t.uri));
     const ext = names.get(t.uri);
-    const uri = t.decl && t.declUri ? t.declUri : t.uri;
+    // The def, when the tool's name is not the def's own (a Python language server lists the def by that
+    // name already); else the vis.Symbol(...) that exports it.
+    const atDef = t.decl && t.declUri && t.decl.name !== t.name;
     out.push({
       name: t.name,
       kind: t.name.includes('.') ? SymbolKind.Method : SymbolKind.Function,
-      location: { uri: program.clientUri(uri), range: t.decl && t.declUri ? t.decl.nameRange : t.call.range },
+      location: atDef ? { uri: program.clientUri(t.declUri!), range: t.decl!.nameRange } : { uri: program.clientUri(t.uri), range: t.call.args[0]?.range ?? t.call.range },
       containerName: ext ? `Vis tool · ${ext} · ${t.tag}` : `Vis tool · ${t.tag}`,
     });
   }
