@@ -183,7 +183,7 @@ export function cursorContext(text: string, offset: number, from = 0): CursorCon
   return { call, nesting, subscript, string: at!.string, comment: at!.comment, word: { text: text.slice(w, offset), start: w } };
 }
 
-const KEYWORDS = new Set(['return', 'in', 'else', 'yield', 'not', 'and', 'or', 'is', 'if', 'await', 'lambda', 'del', 'assert', 'raise', 'from', 'import', 'print']);
+const KEYWORDS = new Set(['return', 'in', 'else', 'yield', 'not', 'and', 'or', 'is', 'if', 'await', 'lambda', 'del', 'assert', 'raise', 'from', 'import']);
 
 /** The dotted name at `offset`: from the start of its chain to the end of the identifier under the cursor (`models.Rea|ding` gives `models.Reading`). */
 export function dottedAt(text: string, offset: number): { name: string; start: number; end: number } | undefined {
