@@ -26,7 +26,8 @@ import { registerStatus } from './features/status';
 import type { ServerContext, Settings } from './features/context';
 import { FileAccess, defaultSettings, textOf } from './features/context';
 import { initParser, onParserReady } from './parse/parser';
-import { PRODUCT } from '../../shared/protocol';
+import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
+import { registerContractDiff } from './features/contractDiff';
 import { filePathOf } from './rules/util';
 import { globalExtensionsDir } from './workspace/discovery';
 import { canonicalUri } from './workspace/program';
@@ -59,6 +60,7 @@ const ctx: ServerContext = {
 const access = new FileAccess(() => ctx.workspace.all().flatMap((p) => (p.root ? [p.root] : [])));
 documents.onDidOpen((e) => access.opened(e.document.uri));
 let canPullConfiguration = false;
+let clientProvidesCommits = false;
 let canWatchFiles = false;
 let canFollowFolders = false;
 let canRefreshInlayHints = false;
@@ -66,6 +68,7 @@ let canRefreshInlayHints = false;
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;
   canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
   canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
   canRefreshInlayHints = !!params.capabilities.workspace?.inlayHint?.refreshSupport;
@@ -140,8 +143,8 @@ function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: str
 const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
-registerStatus(ctx);
 const contracts = registerContractHover(ctx);
+registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model)));
 registerRouting(ctx);
 // After the contract and routing cards: the SDK's own names.
 registerSdkHover(ctx);
@@ -151,8 +154,9 @@ registerSymbols(ctx);
 registerCompletion(ctx);
 registerSignatureHelp(ctx);
 registerLineChanges(connection);
+const comparer = registerContractDiff(ctx, contracts, () => clientProvidesCommits);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))));
+registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))), comparer);
 
 // After two parser faults in a row no parser is ready for a moment; when a fresh one is, every open
 // document is analysed again.

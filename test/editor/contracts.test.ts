@@ -106,7 +106,7 @@ describe('G1 contracts and the compact contract card (LSP)', () => {
   };
 
   it('gives a G1 tool its registry symbol, sandbox name, arglists, tag and hidden flag, on the call, its argument and the def', async () => {
-    for (const m of ['symbol', 'fn', 'def']) assert.deepEqual(await contract(g1Uri, G1.markers[m]), { contract: BUMP, doc: BUMP.doc }, m);
+    for (const m of ['symbol', 'fn', 'def']) assert.deepEqual(await contract(g1Uri, G1.markers[m]), { contract: BUMP, doc: BUMP.doc, unknowns: [] }, m);
     const peek = await contract(g1Uri, { line: G1.markers.symbol.line + 1, character: 12 });
     assert.deepEqual(peek?.contract, { generation: 'G1', symbol: 'peek', sandbox_name: 'counter_peek', alias: 'counter', arglists: [['ctx']], tag: 'observation', hidden: true, doc: 'Show the count.' });
   });

@@ -9,7 +9,7 @@
 import type { Position } from 'vscode-languageserver/node';
 import { SymbolContractRequest, type SymbolContractParams, type SymbolContractResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
-import { CONTRACT_FORMATS, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec } from '../contracts';
+import { CONTRACT_FORMATS, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
 import type { G1Contract, G1ToolInfo } from '../contracts/g1';
 import type { FunctionDecl, Model, Range } from '../model/types';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
@@ -93,12 +93,13 @@ export function formatOf(ctx: ServerContext, model: Model): ContractFormat {
 /** The result of `visAuthoring/symbolContract` for a target. */
 export function contractResult(target: Target | undefined): SymbolContractResult {
   if (!target) return null;
-  if ('g1' in target) return target.g1.contract ? { contract: target.g1.contract, doc: target.g1.contract.doc } : null;
-  if (target.tool) return { contract: target.tool.contract, doc: target.tool.doc };
+  if ('g1' in target) return target.g1.contract ? { contract: target.g1.contract, doc: target.g1.contract.doc, unknowns: [] } : null;
+  if (target.tool) return { contract: target.tool.contract, doc: target.tool.doc, unknowns: target.tool.unknowns };
   const { info } = target;
   if (!info.contract) return null;
-  if (!isNamespace(info.contract)) return { contract: info.contract, doc: info.tools[0]?.doc ?? '' };
-  return { contract: info.contract, doc: info.tools.map((t) => `${helpHeader(t.contract)}\n\n${t.doc}`).join('\n\n') };
+  if (!isNamespace(info.contract)) return { contract: info.contract, doc: info.tools[0]?.doc ?? '', unknowns: info.tools[0]?.unknowns ?? [] };
+  const unknowns = [...info.unknownTools, ...info.tools.flatMap((t) => t.unknowns.map((u) => ({ where: `${t.name}: ${u.where}`, reason: u.reason })))];
+  return { contract: info.contract, doc: info.tools.map((t) => `${helpHeader(t.contract)}\n\n${t.doc}`).join('\n\n'), unknowns };
 }
 
 /** `Catalog.help` header: `name(signature)` in C1, `name<signature>` in C2/C3 (the signature has its parentheses). */
@@ -146,13 +147,25 @@ function parameterTable(c: CallableContract): string | undefined {
   return rows.join('\n');
 }
 
-/** The parameter table and the return record, as the card shows them. */
-function tables(c: CallableContract): string {
-  return [parameterTable(c), returnsBlock(c.returns)].filter((x) => x !== undefined).join('\n\n');
+/** The parts of a contract that are not statically known, and why: a list under the card. */
+function unknownsBlock(unknowns: readonly UnknownPart[]): string | undefined {
+  if (!unknowns.length) return undefined;
+  const items = unknowns.map((u) => `- ${u.where}: ${u.reason.replace(/\r?\n/g, ' ')}`);
+  return `**Not statically known** (the contract shows what Vis gives in the common case):\n\n${items.join('\n')}`;
 }
 
-function toolCard(c: CallableContract, hidden: boolean): string {
-  return [...toolHead(c, hidden), c.description, tables(c)].join('\n\n');
+/** The compact card's one line about what is not statically known (the list is folded with the tables). */
+function unknownsLine(count: number): string | undefined {
+  return count ? `_${count} part${count === 1 ? ' is' : 's are'} not statically known (below)._` : undefined;
+}
+
+/** The parameter table, the return record and what is not statically known, as the card shows them. */
+function tables(c: CallableContract, unknowns: readonly UnknownPart[] = []): string {
+  return [parameterTable(c), returnsBlock(c.returns), unknownsBlock(unknowns)].filter((x) => x !== undefined).join('\n\n');
+}
+
+function toolCard(c: CallableContract, hidden: boolean, unknowns: readonly UnknownPart[] = []): string {
+  return [...toolHead(c, hidden), c.description, tables(c, unknowns)].join('\n\n');
 }
 
 /** The first line of a description: what apropos shows, and the compact card's line. */
@@ -201,14 +214,14 @@ export function hoverMarkdown(target: Target, format: ContractFormat, mode: 'com
   const parts: string[] = [];
   if (tool) {
     const c = tool.contract;
-    if (mode === 'full') parts.push(toolCard(c, tool.hidden));
-    else parts.push(...toolHead(c, tool.hidden), firstLine(c.description), details('Parameters and returns', tables(c)));
+    if (mode === 'full') parts.push(toolCard(c, tool.hidden, tool.unknowns));
+    else parts.push(...toolHead(c, tool.hidden), firstLine(c.description), ...[unknownsLine(tool.unknowns.length)].filter((x) => x !== undefined), details('Parameters and returns', tables(c, tool.unknowns)));
     parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(c, null, 2))));
     parts.push(details(`doc(${cell(tool.name)})`, fence('text', tool.doc)));
     return parts.join('\n\n');
   }
   if (!info.contract) {
-    return info.unknownReason ? `**Vis Symbol** · no contract: ${info.unknownReason}.` : undefined;
+    return info.unknownReason ? `**Vis Symbol** · contract not statically known: ${info.unknownReason}.` : undefined;
   }
   if (!isNamespace(info.contract)) {
     return hoverMarkdown({ info, tool: info.tools[0] }, format, mode);
@@ -216,19 +229,22 @@ export function hoverMarkdown(target: Target, format: ContractFormat, mode: 'com
   parts.push(`**${code(info.contract.name)}** · Vis namespace · ${info.tools.length} member${info.tools.length === 1 ? '' : 's'}`);
   const partial = info.unknownReason ? `_Partial: ${info.unknownReason}._` : undefined;
   if (partial) parts.push(partial);
+  const gaps = unknownsBlock(info.unknownTools);
   const rows = ['| Member | Tag | Signature |', '| --- | --- | --- |'];
   for (const t of info.tools) rows.push(`| ${codeCell(t.name)}${t.hidden ? ' (hidden)' : ''} | ${t.tag} | ${codeCell(t.contract.signature)} |`);
-  const cards = info.tools.map((t) => `---\n\n${toolCard(t.contract, t.hidden)}`);
+  const cards = info.tools.map((t) => `---\n\n${toolCard(t.contract, t.hidden, t.unknowns)}`);
   if (mode === 'full') {
-    parts.push(rows.join('\n'), ...cards);
+    parts.push(...(gaps ? [gaps] : []), rows.join('\n'), ...cards);
   } else {
+    const unknown = unknownsLine(info.unknownTools.length + info.tools.reduce((n, t) => n + t.unknowns.length, 0));
+    if (unknown) parts.push(unknown);
     // One line per member, as many as fit in the compact lines; the table and the cards are folded.
     const room = COMPACT_LINES - parts.length;
     const shown = info.tools.length <= room ? info.tools : info.tools.slice(0, room - 1);
     const list = shown.map((t) => `- ${code(helpHeader(t.contract))} · ${t.tag}${t.hidden ? ' · hidden' : ''}`);
     if (shown.length < info.tools.length) list.push(`- … and ${info.tools.length - shown.length} more`);
     if (list.length) parts.push(list.join('\n'));
-    parts.push(details('Members', [rows.join('\n'), ...cards].join('\n\n')));
+    parts.push(details('Members', [...(gaps ? [gaps] : []), rows.join('\n'), ...cards].join('\n\n')));
   }
   parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(info.contract, null, 2))));
   for (const t of info.tools) parts.push(details(`doc(${cell(t.name)})`, fence('text', t.doc)));

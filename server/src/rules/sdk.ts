@@ -37,7 +37,8 @@ export function mixesSdks(model: Model): boolean {
   return flavours.includes('typed') && flavours.includes('g1');
 }
 
-const cache = new WeakMap<Model, MissingMember[]>();
+const cache = new WeakMap<Model, readonly MissingMember[]>();
+const NONE: readonly MissingMember[] = [];
 
 /**
  * The SDK attributes the file reads at import time (module-level calls, decorators, `from` imports) that
@@ -45,7 +46,7 @@ const cache = new WeakMap<Model, MissingMember[]>();
  * lacks it: a typed declaration read from the G1 module, a G1 builder read from the typed one, or one
  * edit away from a real member. Anything else stays silent.
  */
-export function missingMembers(model: Model): MissingMember[] {
+export function missingMembers(model: Model): readonly MissingMember[] {
   const hit = cache.get(model);
   if (hit) return hit;
   const out: MissingMember[] = [];
@@ -80,7 +81,7 @@ export function missingMembers(model: Model): MissingMember[] {
       check(imp.module, imp.name, imp.range, true);
     }
   }
-  cache.set(model, out);
+  cache.set(model, out.length ? out : NONE);
   return out;
 }
 

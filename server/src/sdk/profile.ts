@@ -87,6 +87,7 @@ export interface SdkProfile extends ReleaseScope {
   ignoredPins: readonly { pin: VersionPin; reason: string }[];
 }
 
+const NO_PINS: SdkProfile['ignoredPins'] = [];
 const NOT_VIS: SdkProfile = { generationAssumed: false, candidates: [], checked: [], tags: [], decidedBy: [], overruled: [], ignoredPins: [] };
 
 /** The contract format hovers, previews and rules render: the chosen one, or with `auto` the file's SDK version's (C3 when it has none). */
@@ -116,23 +117,23 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
   const registration = registrations(model)[0];
   const family: SdkFamily = registration ? (registration.kind === 'G1' ? 'g1' : 'typed') : typedImport ? 'typed' : 'g1';
   const imported = family === 'typed' ? (typedImport ?? g1Import)! : (g1Import ?? typedImport)!;
-  const familyIds = new Set(releasesOf(family).map((r) => r.id));
+  const familyIds = OF_FAMILY.get(family)!;
   const importEvidence: SdkEvidence = { kind: 'import', text: `import ${imported.text}`, range: imported.range, releases: familyIds };
 
-  let current = familyIds;
+  let current: ReadonlySet<string> = familyIds;
   const decidedBy: SdkEvidence[] = [];
   const overruled: SdkEvidence[] = [];
   let conflict: { a: SdkEvidence; b: SdkEvidence } | undefined;
   /** On a conflict: the releases the second side fits (its own rules check against their newest). */
-  let conflictSideB: Set<string> | undefined;
+  let conflictSideB: ReadonlySet<string> | undefined;
   let authoritative = false;
 
   // 1. Pins: the versions of vis-agent the project admits.
   const { pins, ignored } = readPins(model, input.pins ?? []);
   if (pins.length) {
-    let admitted = new Set(RELEASES.map((r) => r.id));
+    let admitted: ReadonlySet<string> = ALL_IDS;
     for (const p of pins) admitted = intersect(admitted, p.releases);
-    if (admitted.size === 0) admitted = new Set(pins[0].releases); // pins that contradict each other: the most precise one
+    if (admitted.size === 0) admitted = pins[0].releases; // pins that contradict each other: the most precise one
     const within = intersect(current, admitted);
     if (within.size) {
       current = within;
@@ -146,6 +147,7 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
 
   /** Narrows to the releases a piece of evidence fits; what fits none is overruled, or a conflict. */
   const narrow = (e: SdkEvidence): void => {
+    if (e.kind !== 'registration' && [...current].every((id) => e.releases.has(id))) return; // fits every candidate: says nothing
     const within = intersect(current, e.releases);
     if (within.size) {
       if (within.size < current.size || e.kind === 'registration') decidedBy.push(e);
@@ -176,9 +178,9 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
   // 4. The members, keywords and tags only some releases have.
   if (family === 'typed') for (const e of markers(model)) narrow(e);
 
-  const candidates = RELEASES.filter((r) => current.has(r.id));
+  const candidates = releaseList(current);
   const newestCandidate = newest(candidates)!;
-  const sideB = conflictSideB && newest(RELEASES.filter((r) => conflictSideB!.has(r.id)));
+  const sideB = conflictSideB && newest(releaseList(conflictSideB));
   const checked = sideB && sideB.id !== newestCandidate.id ? [newestCandidate, sideB] : [newestCandidate];
   const scope: ReleaseScope = { checked };
   const generation = registration && !decidedBy.some((d) => d.kind === 'pin') ? registration.kind : newestCandidate.generation;
@@ -193,9 +195,9 @@ export function sdkProfile(model: Model, input: SdkEvidenceInput = {}): SdkProfi
     contract: newestCandidate.contract,
     tags: vocabularyValues('tag', scope),
     decidedBy: decidedBy.length ? decidedBy : [importEvidence],
-    overruled,
+    overruled: overruled.length ? overruled : NONE,
     conflict: conflict && conflictOf(conflict.a, conflict.b, registration?.call),
-    ignoredPins: ignored,
+    ignoredPins: ignored.length ? ignored : NO_PINS,
   };
 }
 
@@ -217,12 +219,32 @@ function spansOneGeneration(ids: ReadonlySet<string>): boolean {
   return new Set([...ids].map((id) => release(id).generation)).size === 1;
 }
 
-function intersect(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
-  return new Set([...a].filter((x) => b.has(x)));
+const lists = new WeakMap<ReadonlySet<string>, readonly SdkRelease[]>();
+
+/** The releases of an interned set, in order (one array per set). */
+function releaseList(ids: ReadonlySet<string>): readonly SdkRelease[] {
+  let list = lists.get(ids);
+  if (!list) lists.set(ids, (list = RELEASES.filter((r) => ids.has(r.id))));
+  return list;
 }
 
+/** Release sets by their members: every profile that narrows to the same releases shares one set. */
+const interned = new Map<string, ReadonlySet<string>>();
+
+function intersect(a: ReadonlySet<string>, b: ReadonlySet<string>): ReadonlySet<string> {
+  const ids = [...a].filter((x) => b.has(x));
+  const key = ids.join(',');
+  let set = interned.get(key);
+  if (!set) interned.set(key, (set = new Set(ids)));
+  return set;
+}
+
+const OF_GENERATION = new Map<Generation, ReadonlySet<string>>((['G1', 'G2', 'G3'] as const).map((g) => [g, new Set(RELEASES.filter((r) => r.generation === g).map((r) => r.id))]));
+const ALL_IDS: ReadonlySet<string> = new Set(RELEASES.map((r) => r.id));
+const OF_FAMILY = new Map<SdkFamily, ReadonlySet<string>>((['g1', 'typed'] as const).map((f) => [f, new Set(releasesOf(f).map((r) => r.id))]));
+
 function registrationEvidence(call: Call, kind: Generation): SdkEvidence {
-  return { kind: 'registration', text: `${call.callee}(...)`, range: call.calleeRange, releases: new Set(RELEASES.filter((r) => r.generation === kind).map((r) => r.id)) };
+  return { kind: 'registration', text: `${call.callee}(...)`, range: call.calleeRange, releases: OF_GENERATION.get(kind)! };
 }
 
 function lineOf(e: SdkEvidence): string {
@@ -252,6 +274,29 @@ interface PinEvidence extends SdkEvidence {
 
 const WHERE: Record<VersionPin['source'], string> = { pep723: 'the PEP 723 block', pyproject: 'pyproject.toml', 'uv.lock': 'uv.lock' };
 
+const pinCache = new WeakMap<VersionPin, Map<boolean, PinEvidence | { reason: string }>>();
+
+/** A pin as evidence (or why it says nothing about the SDK); one per pin object, as the program shares them. */
+function readPin(pin: VersionPin, sameFile: boolean): PinEvidence | { reason: string } {
+  let byPlace = pinCache.get(pin);
+  if (!byPlace) pinCache.set(pin, (byPlace = new Map()));
+  const hit = byPlace.get(sameFile);
+  if (hit) return hit;
+  const read = visAgentInterval(pin.requirement);
+  let out: PinEvidence | { reason: string };
+  if (!read) out = { reason: 'it does not constrain the vis-agent version' };
+  else if ('error' in read) out = { reason: read.error };
+  else {
+    const releases = intersect(new Set(releasesAdmitting(read.interval).map((r) => r.id)), ALL_IDS);
+    const line = pin.range ? `, line ${pin.range.start.line + 1}` : '';
+    const where = pin.source === 'pep723' && sameFile ? `${WHERE.pep723}${line}` : `${pin.source === 'pep723' ? `the PEP 723 block of ${pin.file}` : pin.file}${line}`;
+    const requirement = /^\s*[0-9]/.test(pin.requirement) ? `vis-agent==${pin.requirement.trim()}` : pin.requirement.trim();
+    out = { kind: 'pin', text: `${requirement} (${where})`, range: sameFile ? pin.range : undefined, file: sameFile ? undefined : pin.file, releases, pin };
+  }
+  byPlace.set(sameFile, out);
+  return out;
+}
+
 function readPins(model: Model, given: readonly VersionPin[]): { pins: PinEvidence[]; ignored: { pin: VersionPin; reason: string }[] } {
   const all = [...given];
   // The file's own PEP 723 block, unless the program already read it.
@@ -259,21 +304,10 @@ function readPins(model: Model, given: readonly VersionPin[]): { pins: PinEviden
   const pins: PinEvidence[] = [];
   const ignored: { pin: VersionPin; reason: string }[] = [];
   for (const pin of all) {
-    const read = visAgentInterval(pin.requirement);
-    if (!read) {
-      ignored.push({ pin, reason: 'it does not constrain the vis-agent version' });
-      continue;
-    }
-    if ('error' in read) {
-      ignored.push({ pin, reason: read.error });
-      continue;
-    }
-    const releases = new Set(releasesAdmitting(read.interval).map((r) => r.id));
     const sameFile = pin.file === model.uri || pin.file === filePathOf(model.uri);
-    const line = pin.range ? `, line ${pin.range.start.line + 1}` : '';
-    const where = pin.source === 'pep723' && sameFile ? `${WHERE.pep723}${line}` : `${pin.source === 'pep723' ? `the PEP 723 block of ${pin.file}` : pin.file}${line}`;
-    const requirement = /^\s*[0-9]/.test(pin.requirement) ? `vis-agent==${pin.requirement.trim()}` : pin.requirement.trim();
-    pins.push({ kind: 'pin', text: `${requirement} (${where})`, range: sameFile ? pin.range : undefined, file: sameFile ? undefined : pin.file, releases, pin });
+    const read = readPin(pin, sameFile);
+    if ('reason' in read) ignored.push({ pin, reason: read.reason });
+    else pins.push(read);
   }
   // The most precise pin first (a lock before a range), so it wins when pins contradict each other.
   const rank = { 'uv.lock': 0, pep723: 1, pyproject: 2 };
@@ -291,22 +325,28 @@ export function scriptPins(model: Model): VersionPin[] {
 // ---------------------------------------------------------------------------------------------
 // Markers: what only some typed releases have
 
-const markerCache = new WeakMap<Model, SdkEvidence[]>();
+const markerCache = new WeakMap<Model, readonly SdkEvidence[]>();
+const NONE: readonly SdkEvidence[] = [];
+
+const deepest = new Map<string, SdkMember | null>();
 
 /** The deepest member of the typed module a dotted name reaches (`tools.spel.reserve` → `tools`). */
 function typedMemberOf(dotted: string): SdkMember | undefined {
-  const parts = dotted.split('.');
-  for (let n = parts.length; n > 0; n--) {
-    const m = sdkMember(ANY_RELEASE, TYPED_MODULE, parts.slice(0, n).join('.'));
-    if (m) return m;
+  let hit = deepest.get(dotted);
+  if (hit === undefined) {
+    hit = null;
+    const parts = dotted.split('.');
+    for (let n = parts.length; n > 0 && !hit; n--) hit = sdkMember(ANY_RELEASE, TYPED_MODULE, parts.slice(0, n).join('.')) ?? null;
+    if (deepest.size > 10_000) deepest.clear();
+    deepest.set(dotted, hit);
   }
-  return undefined;
+  return hit ?? undefined;
 }
 
 const TYPED_IDS = new Set(releasesOf('typed').map((r) => r.id));
 const narrower = (ids: ReadonlySet<string>) => ids.size > 0 && ids.size < TYPED_IDS.size;
 
-function markers(model: Model): SdkEvidence[] {
+function markers(model: Model): readonly SdkEvidence[] {
   const hit = markerCache.get(model);
   if (hit) return hit;
   const out: SdkEvidence[] = [];
@@ -353,7 +393,7 @@ function markers(model: Model): SdkEvidence[] {
     }
   }
   out.sort((x, y) => x.range!.start.line - y.range!.start.line || x.range!.start.character - y.range!.start.character);
-  markerCache.set(model, out);
+  markerCache.set(model, out.length ? out : NONE);
   return out;
 }
 

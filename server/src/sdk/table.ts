@@ -228,11 +228,20 @@ export interface ReleaseScope {
 /** Any release at all: the whole table (for documentation, and for rules that accept what any version accepts). */
 export const ANY_RELEASE: ReleaseScope = { checked: [] };
 
-/** Answers per scope (a file's profile lives as long as its model) and key, computed once. */
-const memos = new WeakMap<ReleaseScope, Map<unknown, unknown>>();
+/**
+ * Answers per set of checked releases and key, computed once and shared by every file checked against
+ * the same releases (there are few such sets, so this stays small).
+ */
+const memos = new Map<string, Map<unknown, unknown>>();
+const scopeMemos = new WeakMap<ReleaseScope, Map<unknown, unknown>>();
 function memo<T>(scope: ReleaseScope, key: unknown, compute: () => T): T {
-  let m = memos.get(scope);
-  if (!m) memos.set(scope, (m = new Map()));
+  let m = scopeMemos.get(scope);
+  if (!m) {
+    const id = scope.checked.map((r) => r.id).join(',');
+    m = memos.get(id);
+    if (!m) memos.set(id, (m = new Map()));
+    scopeMemos.set(scope, m);
+  }
   if (!m.has(key)) m.set(key, compute());
   return m.get(key) as T;
 }
@@ -255,10 +264,25 @@ export function sdkModules(): SdkModule[] {
  * Undefined when no checked release has it (or the table does not know it).
  */
 export function sdkMember(scope: ReleaseScope, module: string, name: string): SdkMember | undefined {
-  const [head, ...rest] = name.split('.');
-  let m = MODULE_TABLE.get(module)?.members.get(head);
-  for (const part of rest) m = m?.members.get(part);
+  const m = tableMember(module, name);
   return m && inScope(m.releases, scope) ? m : undefined;
+}
+
+const lookups = new Map<string, SdkMember | null>();
+
+/** A member by module and (dotted) name, whatever the release; looked up once per name. */
+function tableMember(module: string, name: string): SdkMember | undefined {
+  const key = `${module} ${name}`;
+  let hit = lookups.get(key);
+  if (hit === undefined) {
+    const [head, ...rest] = name.split('.');
+    let m = MODULE_TABLE.get(module)?.members.get(head);
+    for (const part of rest) m = m?.members.get(part);
+    // Names come from source files: the cache stays bounded.
+    if (lookups.size > 10_000) lookups.clear();
+    lookups.set(key, (hit = m ?? null));
+  }
+  return hit ?? undefined;
 }
 
 /** The member a fully qualified name is, e.g. `blockether.vis.extension.Symbol` or `vis.state.get`. */
