@@ -96,6 +96,14 @@ describe('beside a Python language server (pyright)', () => {
     assert.ok(await hover(pyright, SOURCE.markers.hoverGuard), 'pyright hovers guard');
   });
 
+  it('goes to the same place as pyright where both know the target (VS Code shows a location given twice once)', async () => {
+    type Loc = { uri?: string; range?: unknown; targetUri?: string; targetSelectionRange?: unknown };
+    const where = (l: Loc) => ({ uri: l.targetUri ?? l.uri, range: l.targetSelectionRange ?? l.range });
+    const [mine, theirs] = await Promise.all([ours, pyright].map(async (s) => ((await s.connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: SOURCE.markers.hoverGuard })) as Loc[]).map(where)));
+    assert.equal(mine.length, 1);
+    assert.deepEqual(theirs, mine);
+  });
+
   it('lists only Vis declarations in the Outline and Ctrl+T, none at the name and place pyright lists', async () => {
     const flat = (xs: DocSymbol[] | null): DocSymbol[] => (xs ?? []).flatMap((x) => [x, ...flat(x.children ?? null)]);
     const [mine, theirs] = await Promise.all([ours, pyright].map(async (s) => flat((await s.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as DocSymbol[])));
