@@ -56,7 +56,7 @@ const FILES: Record<string, Fixture> = {
             """Read one note by its title."""
 
 
-    def {|search:sea/*searchDef*/rch|}(query: str) -> list[Note]:
+    def {|search:sea/*searchDef*/rch|}(query: str) -> list[No/*record*/te]:
         """Search the notes."""
 
 
@@ -138,6 +138,13 @@ describe('navigation (LSP)', () => {
     assert.deepEqual(await request('textDocument/references', TOOLS, marker(TOOLS, 'readDef'), { context: { includeDeclaration: false } }), [
       { uri: p.uri(ENTRY), range: { start: { line: nsLine, character: col }, end: { line: nsLine, character: col + 'NotesTools()'.length } } },
     ]);
+  });
+
+  it('goes from a record named in an exported tool\'s signature to its class', async () => {
+    assert.deepEqual(await request('textDocument/definition', TOOLS, marker(TOOLS, 'record')), [where(`${PKG}/src/notes/records.py`, 'Note')]);
+    assert.equal(await request('textDocument/definition', TOOLS, { ...marker(TOOLS, 'record'), character: marker(TOOLS, 'record').character - 6 }), null);
+    // Type definition on the def of a tool another module exports.
+    assert.deepEqual(await request('textDocument/typeDefinition', TOOLS, marker(TOOLS, 'searchDef')), [where(`${PKG}/src/notes/records.py`, 'Note')]);
   });
 
   it('answers nothing where a Python language server answers: imports, plain calls, keywords, SDK names, other defs', async () => {

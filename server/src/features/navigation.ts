@@ -4,9 +4,9 @@
 // (G1 `vis.symbol(...)`), from a callback given to an SDK declaration (`run=`, `fn=`, `render=`,
 // `prompt=`...) and from a public tool name (`vis.tools["greet.hello"]`, `vis.tools.greet.hello`,
 // `Catalog.help("greet.hello")`, `assert_catalog(names=[...])`) to its `def`. Type definition: from a
-// tool to the records its contract returns. References: from the `def` of an exported function to the
-// `vis.Symbol(...)` calls that export it. Everywhere else the providers answer nothing, so a Python
-// language server's answers are never repeated.
+// tool to the records its contract returns; definition also from a record named in a tool's signature.
+// References: from the `def` of an exported function to the `vis.Symbol(...)` calls that export it.
+// Everywhere else the providers answer nothing, so a Python language server's answers are never repeated.
 import type { Location, Position } from 'vscode-languageserver/node';
 import type { SymbolInfo } from '../contracts/symbols';
 import type { TypeSpec } from '../contracts/types';
@@ -79,7 +79,10 @@ export function definitions(a: At): Location[] | null {
     const found = toolLocations(a, tool);
     return found.length ? found : null;
   }
-  if (a.cursor.string || a.cursor.comment) return null;
+  if (a.cursor.comment) return null;
+  const record = recordInSignature(a);
+  if (record !== undefined) return record;
+  if (a.cursor.string) return null;
   const dotted = dottedAt(a.text, a.offset);
   const call = a.cursor.call;
   if (!dotted || !call || a.cursor.nesting.length || !sdkMemberOf(a.analysis.model, call.callee)) return null;
@@ -87,6 +90,24 @@ export function definitions(a: At): Location[] | null {
   const d = a.program.declarationOf(a.uri, dotted.name);
   if (!d || (!inSymbolTarget(a) && d.kind !== 'function')) return null;
   return [location(a, d.uri, d.range)];
+}
+
+/**
+ * A record type named in the signature of an exported tool (`-> Reading`, `page: "Page"`), when the cursor is
+ * on it: the class, found from the tool's module as its contract resolves it. Undefined elsewhere.
+ */
+function recordInSignature(a: At): Location[] | null | undefined {
+  const position = a.doc.positionAt(a.offset);
+  const tool = exportedHere(a).find((t) => t.decl && t.declUri === a.uri && [t.decl.returnsRange, ...t.decl.params.map((p) => p.annotationRange)].some((r) => r && contains(r, position)));
+  if (!tool) return undefined;
+  let start = a.offset;
+  let end = a.offset;
+  while (start > 0 && /[\p{L}\p{N}_.]/u.test(a.text[start - 1])) start--;
+  while (end < a.text.length && /[\p{L}\p{N}_]/u.test(a.text[end])) end++;
+  const name = a.text.slice(start, end).replace(/^\.+/, '');
+  if (!name || !recordNames(tool.contract.returns, tool.contract.parameters.map((p) => p.type)).has(name.split('.').pop()!)) return null;
+  const d = a.program.declarationOf(a.uri, name);
+  return d?.kind === 'class' ? [location(a, d.uri, d.range)] : null;
 }
 
 /** The `def` at a position of the module (a function, or a method of a class), by its name. */
@@ -111,11 +132,13 @@ export function references(a: At, position: Position, includeDeclaration: boolea
   return out;
 }
 
-/** The names of the records (and references to records) in a type. */
-function recordNames(t: TypeSpec, out = new Set<string>()): Set<string> {
-  if (t.kind === 'record' || t.kind === 'reference') out.add(t.name);
-  for (const x of t.arguments ?? []) recordNames(x, out);
-  for (const f of t.fields ?? []) recordNames(f.type, out);
+/** The names of the records (and references to records) in some types. */
+function recordNames(t: TypeSpec, more: TypeSpec[] = [], out = new Set<string>()): Set<string> {
+  for (const x of [t, ...more]) {
+    if (x.kind === 'record' || x.kind === 'reference') out.add(x.name);
+    for (const y of x.arguments ?? []) recordNames(y, [], out);
+    for (const f of x.fields ?? []) recordNames(f.type, [], out);
+  }
   return out;
 }
 
@@ -124,7 +147,12 @@ function toolsAt(a: At, position: Position): SymbolInfo['tools'] {
   const infos = a.program.symbols(a.uri);
   if (inSymbolTarget(a)) return infos.find((i) => contains(i.call.range, position))?.tools ?? [];
   const decl = defAt(a.analysis.model, position);
-  return decl ? infos.flatMap((i) => i.tools).filter((t) => t.decl === decl) : [];
+  return decl ? exportedHere(a).filter((t) => t.decl === decl) : [];
+}
+
+/** The typed tools whose def is in this module, exported here or by the modules that import it. */
+function exportedHere(a: At): SymbolInfo['tools'] {
+  return [a.uri, ...a.program.dependents(a.uri)].flatMap((u) => a.program.symbols(u)).flatMap((i) => i.tools).filter((t) => t.declUri === a.uri);
 }
 
 export function typeDefinitions(a: At, position: Position): Location[] | null {
