@@ -43,6 +43,8 @@ const TYPED = fourslash(py`
       slash_commands=[{|slash:vis.SlashCommand("hello", greet, usage="/hello NAME")|}],
       op_hooks=[{|hook:vis.OpHook({|ops:["patch", "shell"]|}, guard)|}],
       network_filters=[{|filter:vis.NetworkFilter({|filterFn:guard|})|}],
+      providers=[{|provider:vis.Provider({|providerId:"gh-models"|}, "GitHub Models")|}],
+      settings=[{|setting:vis.Setting(id={|settingId:"fast_mode"|}, label="Fast mode", default=False)|}],
   )|})
 `);
 
@@ -91,7 +93,7 @@ describe('document and workspace symbols (LSP)', () => {
   type Sym = { name: string; detail: string; kind: number; range: unknown; selectionRange: unknown; children: Sym[] };
   const outline = async (rel: string) => (await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: p.uri(rel) } })) as Sym[] | null;
 
-  it('outlines a G3 extension: tools by public name and tag, the namespace and its members, slash commands, hooks, filters', async () => {
+  it('outlines a G3 extension: tools by public name and tag, the namespace and its members, slash commands, hooks, filters, providers, settings', async () => {
     const r = TYPED.named;
     assert.deepEqual(await outline('.vis/extensions/greeter.py'), [
       {
@@ -102,6 +104,8 @@ describe('document and workspace symbols (LSP)', () => {
           { name: '/hello', detail: '/hello NAME', kind: 24, range: r.slash, selectionRange: r.slash, children: [] },
           { name: 'before patch, shell', detail: 'guard', kind: 24, range: r.hook, selectionRange: r.ops, children: [] },
           { name: 'network filter', detail: 'guard', kind: 24, range: r.filter, selectionRange: r.filterFn, children: [] },
+          { name: 'gh-models', detail: 'GitHub Models', kind: 11, range: r.provider, selectionRange: r.providerId, children: [] },
+          { name: 'fast_mode', detail: 'Fast mode', kind: 7, range: r.setting, selectionRange: r.settingId, children: [] },
         ],
       },
     ]);

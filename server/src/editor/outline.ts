@@ -82,14 +82,14 @@ function hooks(model: Model, bind: Bind): OutlineItem[] {
     const ops = args?.get('ops') && resolve(model, args.get('ops')!.value);
     const names = ops && (ops.kind === 'list' || ops.kind === 'tuple') ? ops.items.map((o) => text(model, o) || '""').join(', ') : (ops?.text ?? '?');
     const phase = text(model, args?.get('phase')?.value) ?? 'before';
-    return item('hook', `${phase} ${names}`, args?.get('fn')?.value.text ?? '', call.range, args?.get('ops')?.range ?? call.calleeRange);
+    return item('hook', `${phase} ${names}`, args?.get('fn')?.value.text ?? '', call.range, args?.get('ops')?.value.range ?? call.calleeRange);
   });
 }
 
 function filters(model: Model, bind: Bind): OutlineItem[] {
   return callsOf(model, 'typed.NetworkFilter', 'g1.network_filter').map((call) => {
     const fn = bind(call)?.get('fn');
-    return item('filter', 'network filter', fn?.value.text ?? '', call.range, fn?.range ?? call.calleeRange);
+    return item('filter', 'network filter', fn?.value.text ?? '', call.range, fn?.value.range ?? call.calleeRange);
   });
 }
 
@@ -97,7 +97,7 @@ function named(model: Model, bind: Bind, kind: OutlineKind, keys: string[], id: 
   return callsOf(model, ...keys).map((call) => {
     const args = bind(call);
     const idArg = args?.get(id);
-    return item(kind, text(model, idArg?.value) ?? '?', text(model, args?.get(label)?.value) ?? '', call.range, idArg?.range ?? call.calleeRange);
+    return item(kind, text(model, idArg?.value) ?? '?', text(model, args?.get(label)?.value) ?? '', call.range, idArg?.value.range ?? call.calleeRange);
   });
 }
 
