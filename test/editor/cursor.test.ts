@@ -65,5 +65,8 @@ describe('cursor context', () => {
     assert.equal(at('f(x)  # vis.Symbol(/*c*/\n').comment, true);
     assert.equal(at('def g(/*c*/a, b): pass\n').callee, undefined);
     assert.equal(at('x = r"\\"(" + f(/*c*/)\n').callee, 'f');
+    // An unterminated string at the end of the file; a cursor between the quotes of a triple quote.
+    assert.equal(at('vis.Symbol(f, tag="obs/*c*/').string, 'obs');
+    assert.equal(at('f(x, "/*c*/""doc""")\n').string, undefined);
   });
 });

@@ -106,7 +106,8 @@ export function cursorContext(text: string, offset: number, from = 0): CursorCon
     }
     if (c === '"' || c === "'") {
       const s = readString(text, i, from);
-      if (!at && offset >= s.start && offset <= s.end) take({ quote: s.quote, start: s.start, end: s.end, prefix: s.prefix });
+      // In its content: in the string; between the characters of a triple quote: at the string, not in it.
+      if (!at && offset > i && (offset < s.next || s.end === s.next)) take(offset >= s.start && offset <= s.end ? { quote: s.quote, start: s.start, end: s.end, prefix: s.prefix } : undefined);
       i = s.next;
       continue;
     }
