@@ -52,6 +52,22 @@ describe('cursor context', () => {
     assert.deepEqual([nested.callee, nested.index, nested.nesting], ['vis.Symbol', 1, '']);
   });
 
+  it('answers at every offset of arbitrary text, inside its bounds', () => {
+    // Seeded: brackets, quotes, comments, escapes and names in any order, as a file being typed has them.
+    let seed = 13;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const pieces = ['(', ')', '[', ']', '{', '}', '"', "'", '"""', '#', '\\', '\n', '  ', ',', '=', '==', 'vis.Symbol', 'f', 'tag', 'r"', '*', ':='];
+    for (let n = 0; n < 60; n++) {
+      const text = Array.from({ length: 40 }, () => pieces[rand(pieces.length)]).join('');
+      for (let offset = 0; offset <= text.length; offset++) {
+        const c = cursorContext(text, offset);
+        assert.ok(c.word.start >= 0 && c.word.start <= offset);
+        if (c.string) assert.ok(c.string.start <= offset && offset <= c.string.end && c.string.end <= text.length, JSON.stringify([text, offset]));
+        if (c.call) assert.ok(c.call.open < offset && c.call.argStart <= offset, JSON.stringify([text, offset]));
+      }
+    }
+  });
+
   it('knows the name a bracket subscripts', () => {
     const r = at('def t():\n    return vis.tools["greet./*c*/"](x)\n');
     assert.deepEqual([r.callee, r.subscript, r.string], [undefined, 'vis.tools', 'greet.']);
