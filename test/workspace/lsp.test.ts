@@ -128,8 +128,15 @@ describe('workspace program over stdio', () => {
     );
     const preview = (await server.connection.sendRequest(PreviewDocsRequest, { uri })) as PreviewDocsResult;
     assert.ok(preview.text.includes('doc(notes.tidy)'), preview.text);
+    // The editor features read the same analyses: the Outline, completion, signature help, definition, Ctrl+T.
+    const symbols = (await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as { name: string }[];
+    assert.deepEqual(symbols.map((x) => x.name), ['notes']);
+    for (const method of ['textDocument/completion', 'textDocument/signatureHelp', 'textDocument/definition']) {
+      await server.connection.sendRequest(method, { textDocument: { uri }, position });
+    }
+    assert.ok(((await server.connection.sendRequest('workspace/symbol', { query: 'notes.tidy' })) as { name: string }[]).some((x) => x.name === 'notes.tidy'));
     assert.equal(analysedBefore, 0);
-    // Diagnostics, hover, the contract request and the preview read one analysis of this version, and one Symbol analysis.
+    // Diagnostics, hover, the contract request, the preview and the editor features read one analysis of this version, and one Symbol analysis.
     assert.equal(server.logs.filter((l) => l.includes(`analysed ${uri} open:1:`)).length, 1, server.logs.join('\n'));
     assert.equal(server.logs.filter((l) => l.includes(`symbols ${uri} open:1:`)).length, 1, server.logs.join('\n'));
   });

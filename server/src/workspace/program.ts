@@ -15,6 +15,10 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Analysis, ModuleAnalysis } from '../analysis';
+import type { Call, FunctionDecl, Range } from '../model/types';
+import { g1Tools, type G1ToolInfo } from '../contracts/g1';
+import { outline, type OutlineItem } from '../editor/outline';
+import { bindSdkCall } from '../sdk/table';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
 import { applySdkProfile, contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
@@ -84,7 +88,7 @@ export interface ImportEnvironment {
 /** A name or dotted path resolved to where it is declared. */
 export interface Declaration {
   uri: string;
-  range: import('../model/types').Range;
+  range: Range;
   kind: 'module' | 'class' | 'function' | 'variable';
 }
 
@@ -97,7 +101,24 @@ interface Join {
   deps: Map<string, string | undefined>;
   loader: ModuleLoader;
   infos?: SymbolInfo[];
+  g1?: G1ToolInfo[];
+  tools?: ModuleTool[];
+  outline?: OutlineItem[];
   findings?: Finding[];
+}
+
+/** One tool a module exports: its public name, tag and hidden flag, the call that exports it, and its def. */
+export interface ModuleTool {
+  /** The name the model calls it by (`greet.hello`; G1: `<alias>_<symbol>`). */
+  name: string;
+  tag: string;
+  hidden: boolean;
+  /** The module of the exporting call. */
+  uri: string;
+  /** The `vis.Symbol(...)` or `vis.symbol(...)` call. */
+  call: Call;
+  decl?: FunctionDecl;
+  declUri?: string;
 }
 
 const toUri = (file: string) => pathToFileURL(file).href;
@@ -579,6 +600,21 @@ export class Program {
     return j.infos;
   }
 
+  /** The module's G1 `vis.symbol(...)` tools in the host's terms (functions in sibling modules resolved). */
+  g1Tools(uri: string): G1ToolInfo[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.g1) {
+      const file = filePathOf(uri);
+      try {
+        j.g1 = g1Tools(j.analysis.model, { loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+      } catch {
+        j.g1 = [];
+      }
+    }
+    return j.g1;
+  }
+
   /** The rule findings of a module's analysis; some may belong to other modules (`uri` set). */
   findings(uri: string): Finding[] {
     // A manifest is not a module: its findings are its entry's (`analysis`).
@@ -715,6 +751,40 @@ export class Program {
   /** The tools an entry exports, each with the module its declaration lives in. */
   exportedTools(uri: string): { info: SymbolInfo; tool: ToolInfo; uri?: string }[] {
     return this.symbols(uri).flatMap((info) => info.tools.map((tool) => ({ info, tool, uri: tool.declUri })));
+  }
+
+  /** The tools a module's own `vis.Symbol(...)` (G1: `vis.symbol(...)`) calls export, by public name. */
+  moduleTools(uri: string): ModuleTool[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.tools) {
+      const typed = this.symbols(uri).flatMap((info) => info.tools.map((t): ModuleTool => ({ name: t.name, tag: t.tag, hidden: t.hidden, uri, call: info.call, decl: t.decl, declUri: t.declUri })));
+      const g1 = this.g1Tools(uri).flatMap((t): ModuleTool[] =>
+        t.contract ? [{ name: t.contract.sandbox_name ?? t.contract.symbol, tag: t.contract.tag, hidden: t.contract.hidden, uri, call: t.call, decl: t.decl, declUri: t.declUri }] : [],
+      );
+      j.tools = [...typed, ...g1];
+    }
+    return j.tools;
+  }
+
+  /** The module's Outline: the extension it registers, its tools, slash commands, hooks, filters, providers and settings. */
+  outline(uri: string): OutlineItem[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    const model = j.analysis.model;
+    return (j.outline ??= outline(model, this.symbols(uri), this.g1Tools(uri), (call) => bindSdkCall(model, call)));
+  }
+
+  /** Every tool exported by the modules indexing found (entries and the workspace modules they import). */
+  workspaceTools(): ModuleTool[] {
+    const modules = new Set([...this.entries().map((e) => toUri(e.path)), ...[...this.owners.keys()].map(toUri)]);
+    return [...modules].flatMap((uri) => this.moduleTools(uri));
+  }
+
+  /** The `vis.Symbol(...)` calls that export the function declared at `nameRange` in `uri`: in the module itself and in the modules that import it. */
+  exportsOf(uri: string, nameRange: Range): ModuleTool[] {
+    const same = (r: Range) => r.start.line === nameRange.start.line && r.start.character === nameRange.start.character;
+    return [uri, ...this.dependents(uri)].flatMap((m) => this.moduleTools(m)).filter((t) => t.declUri === uri && t.decl && same(t.decl.nameRange));
   }
 
   /** Where a name or dotted path (`Tools`, `pkg.models.Reading`) written in a module is declared, following imports into other modules. */
