@@ -21,10 +21,14 @@ export interface Settings {
   langInterfaceVersion: RoutingVersion;
   /** `workspace`: every extension the folder holds is checked in the background; `openFiles`: open documents only. */
   diagnostics: { scope: 'workspace' | 'openFiles' };
+  /** The contract hover card: `compact` (six lines, the rest folded), `full`, or `off`. */
+  hover: { contract: 'compact' | 'full' | 'off' };
+  /** Inlay hints after `vis.Symbol(fn`: the public tool name and the effective tag (off by default). */
+  inlayHints: { enable: boolean };
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'auto', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' } };
+  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'auto', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' }, hover: { contract: 'compact' }, inlayHints: { enable: false } };
 }
 
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */
