@@ -146,8 +146,8 @@ export function allFunctions(model: Model): FunctionDecl[] {
  * The SDK calls function bodies make (declarations built when a tool, a render callback or a provider
  * callback runs), keyed like `model.sdkCalls` (`typed.ActivityPresentation`). A body is read only when
  * its text names something the module imports from the SDK, so files whose functions do not use the SDK
- * pay nothing. Names resolve through the module's imports as the function sees them once the module ran;
- * a call through a parameter of the same name is not the SDK's.
+ * pay nothing. Names resolve through the module's imports as the function sees them once the module ran
+ * (the function's own names are left out by `FunctionDecl.calls`).
  */
 export function bodyCalls(model: Model): Map<string, Call[]> {
   let out = bodyCallCache.get(model);
@@ -159,11 +159,8 @@ export function bodyCalls(model: Model): Map<string, Call[]> {
   const visit = (fn: FunctionDecl, depth: number) => {
     // A factory's calls are module-level calls already (they run at import).
     if (depth > 8 || model.factories.has(fn) || !names.some((n) => fn.source.includes(n))) return;
-    const params = new Set(fn.params.map((p) => p.name));
     for (const call of fn.calls) {
       if (call.inner) continue;
-      const head = call.callee.split('.')[0];
-      if (params.has(head)) continue;
       call.qualified = qualify(model, call.callee);
       call.sdk = flavourOf(call.qualified);
       if (!call.sdk) continue;

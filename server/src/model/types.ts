@@ -108,7 +108,9 @@ export interface FunctionDecl {
   /**
    * Every call in the body at any depth (nested functions, classes and lambdas aside), read when first
    * asked for: declarations built when the function runs (`return vis.ActivityPresentation(...)`).
-   * Not qualified here: `bodyCalls` (model/sdk.ts) resolves them through the module's imports.
+   * Not qualified here: `bodyCalls` (model/sdk.ts) resolves them through the module's imports. Names the
+   * function binds itself (parameters, assignments, loop targets...) read as unknown in their arguments,
+   * and calls through them are left out.
    */
   readonly calls: Call[];
   /** The source text of the `def` (decorators aside), for cheap checks before reading the body. */
