@@ -7,6 +7,7 @@ import type { ContractFormat } from './contracts/types';
 import type { Model } from './model/types';
 import type { SeverityOverrides } from './rules';
 import type { Finding } from './rules/types';
+import type { Suppressions } from './rules/suppression';
 import { Program } from './workspace/program';
 
 export { DEFAULT_MAX_FILE_SIZE } from './parse/limits';
@@ -21,6 +22,8 @@ export interface ModuleAnalysis {
   model: Model;
   /** Milliseconds the parse and model took. */
   millis: number;
+  /** Its suppression comments (`# vis: ignore[...]`). */
+  suppressions: Suppressions;
 }
 
 /** A module analysis with the findings the program reports for it (its own, and those other modules put on it). */

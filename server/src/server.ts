@@ -8,7 +8,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { registerCodeActions } from './features/codeActions';
+import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
 import { formatOf, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
@@ -18,7 +18,7 @@ import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
 import type { ServerContext, Settings } from './features/context';
-import { FileAccess, defaultSettings, textOf } from './features/context';
+import { FileAccess, defaultSettings, selectorsOf, textOf } from './features/context';
 import { initParser, onParserReady } from './parse/parser';
 import { PRODUCT } from '../../shared/protocol';
 import { filePathOf } from './rules/util';
@@ -58,6 +58,7 @@ let canFollowFolders = false;
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
+  ctx.clientCapabilities = params.capabilities;
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
   canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
@@ -67,7 +68,7 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      codeActionProvider: { codeActionKinds: ['quickfix'] },
+      codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: true },
       hoverProvider: true,
       codeLensProvider: { resolveProvider: false },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
@@ -113,7 +114,8 @@ async function pullSettings(refresh: boolean): Promise<void> {
 
 function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
   ctx.settings = { ...defaultSettings(), ...s };
-  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatOf(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
+  const selection = { select: selectorsOf(ctx.settings.select), ignore: selectorsOf(ctx.settings.ignore) };
+  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, selection, contractFormat: formatOf(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
   if (refresh) diagnostics.refreshAll();
 }
 

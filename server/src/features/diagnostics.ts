@@ -5,12 +5,14 @@
 // work-done progress while indexing; with `openFiles`, open documents (and what their findings are on).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, type Connection, type Diagnostic, type FileEvent, type FileSystemWatcher } from 'vscode-languageserver/node';
+import { DiagnosticSeverity, DiagnosticTag, DidChangeWatchedFilesNotification, FileChangeType, type Connection, type Diagnostic, type FileEvent, type FileSystemWatcher } from 'vscode-languageserver/node';
 import { PRODUCT } from '../../../shared/protocol';
 import type { Finding, Severity } from '../rules/types';
 import { filePathOf } from '../rules/util';
 import type { Program } from '../workspace/program';
 import { loadTokenizer } from '../docs/tokens';
+import { rulePageUri } from '../docs/rulePages';
+import { UNUSED } from '../rules/suppression';
 import { analysisOfUri, programOf, workspaceScope, type ServerContext } from './context';
 
 const DEBOUNCE_MS = 150;
@@ -24,8 +26,13 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
+/** A finding as an LSP diagnostic: the rule id as its code, linked to the rule's page (`docs/rules/<ID>.md`). */
 export function toDiagnostic(f: Finding, uriOf: (uri: string) => string = (u) => u): Diagnostic {
-  const d: Diagnostic = { range: f.range, severity: SEVERITY[f.severity], code: f.rule, source: PRODUCT, message: f.message, data: f.fix ? { fix: f.fix } : undefined };
+  const d: Diagnostic = { range: f.range, severity: SEVERITY[f.severity], code: f.rule, source: PRODUCT, message: f.message };
+  const href = rulePageUri(f.rule);
+  if (href) d.codeDescription = { href };
+  // An unused suppression is greyed out, as unused code is.
+  if (f.rule === UNUSED) d.tags = [DiagnosticTag.Unnecessary];
   if (f.related?.length) d.relatedInformation = f.related.map((r) => ({ location: { uri: uriOf(r.uri), range: r.range }, message: r.message }));
   return d;
 }
@@ -102,6 +109,35 @@ export function registerDiagnostics(ctx: ServerContext) {
     }
   };
 
+  /** pyproject.toml files with CFG-001 diagnostics published. */
+  const configPublished = new Set<string>();
+  /** Publishes what the projects' `[tool.vis-authoring]` tables hold that cannot be applied (CFG-001). */
+  const publishConfig = () => {
+    const seen = new Set<string>();
+    for (const program of ctx.workspace.all()) {
+      let configs: ReturnType<Program['configFindings']>;
+      try {
+        configs = ctx.settings.enable ? program.configFindings() : [];
+      } catch (e) {
+        ctx.log(`reading [tool.vis-authoring] failed: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+      for (const { uri, findings } of configs) {
+        if (seen.has(uri)) continue;
+        seen.add(uri);
+        if (!findings.length && !configPublished.has(uri)) continue;
+        send({ uri, diagnostics: findings.map((f) => toDiagnostic(f)) });
+        if (findings.length) configPublished.add(uri);
+        else configPublished.delete(uri);
+      }
+    }
+    for (const uri of configPublished) {
+      if (seen.has(uri)) continue;
+      configPublished.delete(uri);
+      send({ uri, diagnostics: [] });
+    }
+  };
+
   const schedule = (uri: string) => {
     pending.add(uri);
     clearTimeout(timer);
@@ -145,6 +181,7 @@ export function registerDiagnostics(ctx: ServerContext) {
       }
     } finally {
       progress?.done();
+      publishConfig();
     }
   };
 
@@ -165,7 +202,10 @@ export function registerDiagnostics(ctx: ServerContext) {
     return indexing;
   };
 
-  ctx.documents.onDidOpen((e) => publishAffected([e.document.uri]));
+  ctx.documents.onDidOpen((e) => {
+    publishAffected([e.document.uri]);
+    publishConfig();
+  });
   ctx.documents.onDidSave((e) => {
     pending.delete(programOf(ctx, e.document.uri).uri);
     publishAffected([e.document.uri]);
@@ -191,6 +231,7 @@ export function registerDiagnostics(ctx: ServerContext) {
     refreshAll() {
       const uris = new Set<string>([...published, ...ctx.documents.all().map((d) => programOf(ctx, d.uri).uri)]);
       publishAffected(uris);
+      publishConfig();
       void runIndex();
     },
     /** Re-checks the folders in the background. */
@@ -208,6 +249,7 @@ export function registerDiagnostics(ctx: ServerContext) {
         uris.push(pathToFileURL(file).href);
       }
       publishAffected(uris);
+      publishConfig();
       if (structural) void runIndex();
     },
   };

@@ -40,11 +40,12 @@ function extensions(model: Model): Call[] {
   return callsOf(model, 'typed', 'Extension');
 }
 
-function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void): Rule {
+function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void, fixable = false): Rule {
   return {
     id,
     severity: 'error',
     summary,
+    fixable,
     check(ctx) {
       for (const call of extensions(ctx.model)) check(ctx, call);
     },
@@ -99,7 +100,7 @@ export const extensionRules: Rule[] = [
       }
     }
     ctx.report(aliasArg ? aliasArg.value.range : symbols.range, 'vis.Extension requires alias=<string> when symbols are declared', fix);
-  }),
+  }, true),
   rule('EXT-006', 'Extension version, kind and alias are strings or None.', (ctx, call) => {
     for (const field of ['version', 'kind', 'alias']) {
       const arg = keyword(call, field);
@@ -150,7 +151,7 @@ export const extensionRules: Rule[] = [
         ctx.report(raw.range, message, fix);
       }
     }
-  }),
+  }, true),
   rule('EXT-010', 'Extension env is a list or tuple of names.', (ctx, call) => {
     const arg = keyword(call, 'env');
     if (!arg) return;

@@ -83,6 +83,7 @@ export const registrationRules: Rule[] = [
   {
     id: 'REG-003',
     severity: 'error',
+    fixable: true,
     summary: "The other generation's registration name (and the retired G1 builders) do not exist in the typed SDK.",
     check({ model, report }) {
       if (model.generation !== 'G2' && model.generation !== 'G3') return;
@@ -118,6 +119,7 @@ export const registrationRules: Rule[] = [
   {
     id: 'IMP-001',
     severity: 'error',
+    fixable: true,
     summary: 'Do not mix `import vis` (G1) with the typed SDK.',
     check({ model, report }) {
       const typed = model.imports.filter((i) => importFlavour(i) === 'typed');
