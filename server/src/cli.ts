@@ -3,9 +3,10 @@
 //       exit 1 when any error is found or a file could not be analysed (with --diff: when a fix would change a file), 2 on bad usage
 //   vis-authoring explain RULE-ID                          the rule's documentation page
 //   vis-authoring numstat BEFORE AFTER                     line_changes counts, as git diff --numstat prints them
+//   vis-authoring contracts [--diff REV] [PATH...]         tool contracts, or what changed for the model since REV
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createTwoFilesPatch } from 'diff';
 import { readTextFileSync } from '../../shared/files';
 import type { Analysis } from './analysis';
@@ -16,13 +17,14 @@ import { fixAll } from './fixes/fixAll';
 import { ruleCatalog, ruleInfo } from './rules/catalog';
 import { selectsAny } from './config/selection';
 import type { Finding } from './rules/types';
-import { entriesOfDirectory } from './workspace/discovery';
-import { Program } from './workspace/program';
-import { Workspace } from './workspace/workspace';
+import type { Program } from './workspace/program';
+import { commandLineTargets, shownPath } from './workspace/targets';
+import { runContracts } from './compare/contractsCli';
 
 const USAGE = `usage: vis-authoring check [--format text|json|github|sarif] [--fix | --diff] [--select RULES] [--ignore RULES] [PATH...]
        vis-authoring explain RULE-ID
        vis-authoring numstat BEFORE AFTER
+       vis-authoring contracts [--format text|json] [--contract-format C1|C2|C3] [--diff REV] [PATH...]
 
 Checks Vis extension files and the modules they import. A project root (a folder with
 .vis/extensions) is checked as Vis would load it: the entry files of .vis/extensions, and the folder
@@ -35,7 +37,9 @@ searches an extensions directory: its top-level *.py files (not test_*.py, *_tes
   --ignore     rules not to run, over [tool.vis-authoring]
   --format     text (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)
 explain prints the documentation page of a rule. numstat prints the lines AFTER adds and removes
-relative to BEFORE (added<TAB>removed<TAB>AFTER), the minimal counts of git diff --minimal --numstat.`;
+relative to BEFORE (added<TAB>removed<TAB>AFTER), the minimal counts of git diff --minimal --numstat.
+contracts prints the tool contracts of the entry files, or with --diff REV what the model sees
+differently from git revision REV (exit 1 on a breaking change).`;
 
 const FORMATS = ['text', 'json', 'github', 'sarif'];
 const PAGES = 'https://github.com/blockether/vis-authoring/blob/main/docs/rules';
@@ -49,6 +53,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'check') return check(rest, io);
   if (command === 'explain') return explain(rest, io);
+  if (command === 'contracts') return runContracts(rest, io);
   if (command === 'numstat') {
     const line = (write: (s: string) => void) => (s: string) => write(s.replace(/\n$/, ''));
     return runNumstat(rest, line(io.out), line(io.err));
@@ -107,7 +112,6 @@ function parseCheck(args: string[]): CheckOptions | string {
   }
   if (!FORMATS.includes(o.format)) return `--format takes ${FORMATS.join(', ')}, not '${o.format}'`;
   if (o.fix && o.diff) return '--fix writes the fixes and --diff only shows them: use one';
-  if (o.paths.length === 0) o.paths.push('.');
   return o;
 }
 
@@ -137,32 +141,15 @@ interface Row {
 
 /** Finds and analyses what the paths name; undefined (after a message) on a path that does not exist. */
 async function analyse(o: CheckOptions, io: Output): Promise<{ modules: Checked[]; unreadable: Row[] } | undefined> {
-  const selection = { select: o.select, ignore: o.ignore };
-  // What to check: a directory through a program of its own (its entries and the modules they reach),
-  // a file through the program of the current folder.
-  const files = new Workspace({ globalDir: undefined, selection });
-  files.setFolders([process.cwd()]);
-  const targets: { program: Program; uris: string[]; given: string; abs: string }[] = [];
   const unreadable: Row[] = [];
-  for (const p of o.paths) {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(p);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
-        unreadable.push(notAnalysed(p, `${p}: too many levels of symbolic links (a symlink loop); not read`));
-        continue;
-      }
-      io.err(`no such file or directory: ${p}`);
-      return undefined;
-    }
-    const abs = path.resolve(p);
-    if (stat.isDirectory()) targets.push({ program: new Program({ root: abs, entries: entriesOfDirectory(abs), selection }), uris: [], given: p, abs });
-    else {
-      const uri = pathToFileURL(abs).href;
-      targets.push({ program: files.programFor(uri), uris: [uri], given: p, abs });
-    }
+  const found = commandLineTargets(o.paths, (p) => unreadable.push(notAnalysed(p, `${p}: too many levels of symbolic links (a symlink loop); not read`)), {
+    selection: { select: o.select, ignore: o.ignore },
+  });
+  if ('missing' in found) {
+    io.err(`no such file or directory: ${found.missing}`);
+    return undefined;
   }
+  const { targets } = found;
   await initParser();
   const modules: Checked[] = [];
   const seen = new Set<string>();
@@ -181,8 +168,7 @@ async function analyse(o: CheckOptions, io: Output): Promise<{ modules: Checked[
       seen.add(uri);
       const file = fileURLToPath(uri);
       // Paths as the user spelled the folder (or file) they gave.
-      const rel = path.relative(t.abs, file);
-      const shown = rel === '' ? t.given : rel.startsWith('..') || path.isAbsolute(rel) ? file : path.join(t.given, rel);
+      const shown = shownPath(t, file);
       const m: Checked = { shown, file, uri, program: t.program };
       modules.push(m);
       try {
