@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { ruleCatalog } from '../rules/catalog';
 import { readProjectConfig, type ProjectConfig } from './project';
-import { resolveSelection, type SelectionLayer, type SeverityOverrides } from './selection';
+import { resolveSelection, type SelectionLayer, type SeverityOrOff, type SeverityOverrides } from './selection';
+import { CONFIG_RULE } from './rules';
 import type { Severity } from '../rules/types';
 
 let ids: Set<string> | undefined;
@@ -63,6 +64,15 @@ export class ProjectConfigs {
   /** Every configuration read so far (to report what in them cannot be applied). */
   all(): ProjectConfig[] {
     return [...this.read.values()];
+  }
+
+  /**
+   * The severity of CFG-001 on a configuration: a `select` that leaves it out does not silence it (the
+   * mistake may be in that very `select`); an `ignore` that names it, or a severity `off`, does.
+   */
+  configSeverity(config: ProjectConfig, editor: SelectionLayer): SeverityOrOff {
+    const layers = [config.layer, editor].map((l) => ({ ignore: (l.ignore ?? []).filter((s) => s !== 'ALL'), severity: l.severity }));
+    return resolveSelection(new Map([[CONFIG_RULE, ruleDefaults().get(CONFIG_RULE) ?? 'warning']]), layers)[CONFIG_RULE];
   }
 
   /**

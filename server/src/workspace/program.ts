@@ -637,8 +637,8 @@ export class Program {
   /** The project configurations read, with what in them cannot be applied (CFG-001 findings on each pyproject.toml). */
   configFindings(): { uri: string; findings: Finding[] }[] {
     this.policyFor(this.root ? toUri(path.join(this.root, '_')) : 'untitled:_');
-    return this.configs.all().map((c) => {
-      const severity = this.configs.policy(c.file, undefined, { ...this.selection, severity: this.overrides })[CONFIG_RULE] ?? 'warning';
+    return this.configs.all().sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).map((c) => {
+      const severity = this.configs.configSeverity(c, { ...this.selection, severity: this.overrides });
       const findings = severity === 'off' ? [] : c.problems.map((p) => ({ rule: CONFIG_RULE, severity, message: p.message, range: p.range }));
       return { uri: toUri(c.file), findings };
     });
