@@ -83,7 +83,7 @@ describe('code actions over LSP', () => {
     for (const d of ds) {
       const href = d.codeDescription?.href;
       assert.ok(href?.startsWith('file:') && href.endsWith(`/docs/rules/${d.code}.md`), href);
-      assert.match(fs.readFileSync(fileURLToPath(href), 'utf8'), new RegExp(`^# ${d.code}: `));
+      assert.match(fs.readFileSync(fileURLToPath(href!), 'utf8'), new RegExp(`^# ${d.code}: `));
     }
   });
 

@@ -2,7 +2,7 @@
 // comments stay: an argument inserted the way the call's arguments are laid out (inline, or one per line
 // with the same indentation and trailing comma), an argument removed with its comma (its own line when it
 // had one), a value wrapped in a list, a near miss replaced by the nearest valid name.
-import type { Argument, Call, Range, Value } from '../model/types';
+import type { Argument, Call, FunctionDecl, Range, Value } from '../model/types';
 import type { TextEditFix } from '../rules/types';
 import type { SourceText } from './source';
 
@@ -147,4 +147,17 @@ export function nearest(value: string, candidates: readonly string[]): { names: 
     else if (d === best) names.push(c);
   }
   return { names, unique: names.length === 1 };
+}
+
+/**
+ * A docstring stub as the first statement of a function (a quick fix to start from: the model reads
+ * it, so it is a suggestion, never applied by fix-all). Undefined for a body on the `def` line.
+ */
+export function docstringStub(fn: FunctionDecl, source: SourceText): TextEditFix[] | undefined {
+  const body = fn.bodyStart;
+  if (!body || body.line <= fn.nameRange.start.line || fn.docstring !== undefined) return undefined;
+  const indent = source.line(body.line).slice(0, body.character);
+  if (indent.trim() !== '') return undefined;
+  const line = `${indent}"""TODO: what ${fn.name} does and returns, for the model (this becomes its doc())."""${source.eol()}`;
+  return [{ range: at({ line: body.line, character: 0 }), newText: line }];
 }
