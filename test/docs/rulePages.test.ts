@@ -38,7 +38,7 @@ interface Section {
 }
 
 /** The page's sections by heading, with their example blocks. */
-export function readPage(text: string): { title: string; header: Record<string, string>; sections: Map<string, Section> } {
+export function readPage(text: string): { title: string; header: Record<string, string>; preamble: string; sections: Map<string, Section> } {
   const lines = text.split('\n');
   const title = lines[0];
   const header: Record<string, string> = {};
@@ -49,6 +49,7 @@ export function readPage(text: string): { title: string; header: Record<string, 
     keys.forEach((k, i) => (header[k] = values[i]));
   }
   const sections = new Map<string, Section>();
+  let preamble = '';
   let current: Section | undefined;
   let file: string | undefined;
   for (let i = 1; i < lines.length; i++) {
@@ -59,7 +60,10 @@ export function readPage(text: string): { title: string; header: Record<string, 
       file = undefined;
       continue;
     }
-    if (!current) continue;
+    if (!current) {
+      preamble += l + '\n';
+      continue;
+    }
     const f = /^<!-- file: (.+) -->$/.exec(l);
     if (f) {
       file = f[1];
@@ -80,7 +84,7 @@ export function readPage(text: string): { title: string; header: Record<string, 
     }
     current.text += l + '\n';
   }
-  return { title, header, sections };
+  return { title, header, preamble, sections };
 }
 
 /** Writes a section's examples into a scratch project and analyses every Python file of it. */
@@ -134,6 +138,10 @@ describe('rule documentation pages', () => {
       const bad = analyse(page.sections.get('Bad')!);
       const of = (r: ReturnType<typeof analyse>) => [...r.findings, ...r.config].filter((f) => f.rule === rule.id);
       assert.ok(of(bad).length > 0, `the Bad example produces ${rule.id}; it produced ${JSON.stringify(shown(bad.findings))}`);
+
+      // A message the page quotes is one the Bad example produces, word for word.
+      const quoted = /^Message: `(.+)`$/m.exec(page.preamble)?.[1];
+      if (quoted) assert.ok(of(bad).some((f) => f.message === quoted), `the Bad example's message is the one quoted: ${JSON.stringify(of(bad).map((f) => f.message))}`);
 
       const good = analyse(page.sections.get('Good')!);
       assert.deepEqual(shown(of(good)), [], `the Good example does not produce ${rule.id}`);
