@@ -161,3 +161,18 @@ export function docstringStub(fn: FunctionDecl, source: SourceText): TextEditFix
   const line = `${indent}"""TODO: what ${fn.name} does and returns, for the model (this becomes its doc())."""${source.eol()}`;
   return [{ range: at({ line: body.line, character: 0 }), newText: line }];
 }
+
+/**
+ * Two decorators swapped, each written alone on its line (`@dataclass` over `@vis.sequence(...)`);
+ * undefined when they share a line or span several.
+ */
+export function swapLines(source: SourceText, a: Range, b: Range): TextEditFix[] | undefined {
+  const alone = (r: Range) => r.start.line === r.end.line && source.line(r.start.line).trim() === `@${source.slice(r).replace(/^@/, '')}`.trim();
+  if (!alone(a) || !alone(b) || a.start.line === b.start.line) return undefined;
+  const lineA = { start: { line: a.start.line, character: 0 }, end: source.lineEnd(a.start.line) };
+  const lineB = { start: { line: b.start.line, character: 0 }, end: source.lineEnd(b.start.line) };
+  return [
+    { range: lineA, newText: source.slice(lineB) },
+    { range: lineB, newText: source.slice(lineA) },
+  ];
+}

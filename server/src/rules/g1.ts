@@ -4,7 +4,9 @@ import { functionNamed, isCallable, isKnown, resolve, truthy } from '../model/sd
 import { pyRepr, pyReprValue, pyStr, pyStrip } from '../model/literals';
 import type { Call } from '../model/types';
 import type { Rule, RuleContext } from './types';
-import { callsOf, isEnvName, perCall, unexpectedKeywordRule, type BoundArg } from './util';
+import { addArgument, aliasOf, docstringSuggestion, inList, isLiteralAt, nearestValue, reportWith } from './fixes';
+import { pyString, quoteLike } from '../fixes/edits';
+import { callsOf, fixable, isEnvName, keyword, perCall, unexpectedKeywordRule, type BoundArg } from './util';
 
 /** `vis.extension(...)` parameters in order (every one may be passed positionally). */
 export const EXTENSION_PARAMS = [
@@ -23,6 +25,8 @@ export const EXTENSION_PARAMS = [
   'network_filters',
   'env',
 ];
+const G1_TAGS = ['observation', 'mutation'] as const;
+
 /** `vis.symbol(...)` parameters in order. */
 export const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden'];
 
@@ -46,23 +50,28 @@ export const g1Rules: Rule[] = [
   },
   perCall('G1-EXT-2', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension name is a non-empty string.', requireG1Text('name')),
   perCall('G1-EXT-3', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension description is a non-empty string.', requireG1Text('description')),
-  perCall('G1-EXT-4', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension needs an alias when symbols are declared.', (ctx, _call, arg) => {
+  fixable(perCall('G1-EXT-4', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension needs an alias when symbols are declared.', (ctx, call, arg) => {
     const symbols = arg('symbols');
     if (!symbols || truthy(symbols) !== true) return;
     const alias = arg('alias');
     if (alias && truthy(alias) !== false) return;
-    ctx.report(alias?.range ?? symbols.range, 'vis.extension(...) requires alias=<string> when symbols= is declared');
-  }),
+    // Added after name= when it is given by keyword (a positional name keeps its place).
+    const nameArg = keyword(call, 'name');
+    const name = arg('name');
+    const value = aliasOf(name?.kind === 'str' ? name.value : 'ext');
+    const fix = !alias && nameArg ? addArgument(ctx, call, `alias=${pyString(value, quoteLike(call))}`, `Add alias="${value}"`, nameArg) : undefined;
+    ctx.report(alias?.range ?? symbols.range, 'vis.extension(...) requires alias=<string> when symbols= is declared', fix);
+  })),
   perCall('G1-EXT-5', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension ctx is a callable.', (ctx, _call, arg) => {
     const v = arg('ctx');
     if (v && v.kind !== 'none' && isCallable(v) === false) ctx.report(v.range, 'vis.extension(...) ctx= must be a callable (env) -> dict of session contributions');
   }),
-  perCall('G1-EXT-6', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension env is a list of names.', (ctx, _call, arg) => {
+  fixable(perCall('G1-EXT-6', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension env is a list of names.', (ctx, _call, arg) => {
     const v = arg('env');
     if (!v) return;
     const notIterable = ['int', 'float', 'complex', 'bool', 'function', 'lambda', 'ellipsis'].includes(v.kind);
-    if (v.kind === 'str' || notIterable) ctx.report(v.range, 'vis.extension(...) env= must be a list of environment variable names');
-  }),
+    if (v.kind === 'str' || notIterable) ctx.report(v.range, 'vis.extension(...) env= must be a list of environment variable names', v.kind === 'str' && isLiteralAt(ctx, v) ? inList(v) : undefined);
+  })),
   perCall('G1-EXT-7', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension env entries are environment variable names.', (ctx, _call, arg) => {
     const v = arg('env');
     if (!v || (v.kind !== 'list' && v.kind !== 'tuple' && v.kind !== 'set')) return;
@@ -76,12 +85,12 @@ export const g1Rules: Rule[] = [
     const fn = arg('fn');
     if (fn && isCallable(fn) === false) ctx.report(fn.range, 'vis.symbol(fn, ...) requires a callable');
   }),
-  perCall('G1-SYM-2', 'g1', 'symbol', SYMBOL_PARAMS, 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
+  fixable(perCall('G1-SYM-2', 'g1', 'symbol', SYMBOL_PARAMS, 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
     const tag = arg('tag');
-    if (!tag || !isKnown(tag) || (tag.kind === 'str' && (tag.value === 'observation' || tag.value === 'mutation'))) return;
+    if (!tag || !isKnown(tag) || (tag.kind === 'str' && (G1_TAGS as readonly string[]).includes(tag.value))) return;
     const shown = pyReprValue(tag);
-    if (shown !== undefined) ctx.report(tag.range, `vis.symbol tag must be observation or mutation, got ${shown}`);
-  }),
+    if (shown !== undefined) reportWith(ctx, tag.range, `vis.symbol tag must be observation or mutation, got ${shown}`, nearestValue(ctx, tag, G1_TAGS));
+  })),
   perCall('G1-SYM-3', 'g1', 'symbol', SYMBOL_PARAMS, 'A vis.symbol function has a docstring.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (!fn) return;
@@ -90,8 +99,9 @@ export const g1Rules: Rule[] = [
     const decl = fn.kind === 'function' ? functionNamed(ctx.model, fn.name) : undefined;
     if (fn.kind === 'function' && !decl) return;
     if (!decl?.docstring || pyStrip(decl.docstring) === '') {
-      ctx.report(fn.range, `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`);
+      reportWith(ctx, fn.range, `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`, docstringSuggestion(ctx, decl));
     }
   }),
-  unexpectedKeywordRule('G1-SYM-4', 'g1', 'symbol', 'symbol', SYMBOL_PARAMS, 'vis.symbol takes only fn, name, tag and is_hidden.'),
+  // The keywords of the older docs (G0) and the typed SDK's activity=: removal offered as a quick fix.
+  unexpectedKeywordRule('G1-SYM-4', 'g1', 'symbol', 'symbol', SYMBOL_PARAMS, 'vis.symbol takes only fn, name, tag and is_hidden.', ['schema', 'description', 'result', 'is_native_tool', 'render', 'color_role', 'activity']),
 ];

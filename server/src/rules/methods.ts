@@ -4,6 +4,7 @@ import { tagVocabulary } from '../contracts/symbols';
 import { reprValue } from '../contracts/symbols';
 import { isCallable, isKnown, qualify, resolve, sdkCall } from '../model/sdk';
 import type { Call, ClassDecl, Decorator, FunctionDecl, Model } from '../model/types';
+import { nearestValue, reportWith } from './fixes';
 import type { Rule, RuleContext } from './types';
 import { callsOf, positional } from './util';
 
@@ -40,11 +41,12 @@ function methodCalls(model: Model): Call[] {
   return cached;
 }
 
-function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void): Rule {
+function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void, fixable = false): Rule {
   return {
     id,
     severity: 'error',
     summary,
+    fixable,
     check(ctx) {
       if (ctx.model.generation !== 'G2' && ctx.model.generation !== 'G3') return;
       for (const call of methodCalls(ctx.model)) check(ctx, call);
@@ -61,8 +63,8 @@ export const methodRules: Rule[] = [
     const vocab = tagVocabulary(ctx.model, ctx.contractFormat ?? 'C3');
     if (v.kind === 'str' && vocab.includes(v.value)) return;
     const list = vocab.length === 2 ? `${vocab[0]} or ${vocab[1]}` : `one of ${vocab.join(', ')}`;
-    ctx.report(arg.value.range, `vis.method tag must be ${list}, got ${reprValue(v)}`);
-  }),
+    reportWith(ctx, arg.value.range, `vis.method tag must be ${list}, got ${reprValue(v)}`, nearestValue(ctx, v.kind === 'str' ? { ...v, range: arg.value.range } : undefined, vocab));
+  }, true),
   rule('MTH-002', 'vis.method activity= must be a vis.Activity declaration.', (ctx, call) => {
     const arg = call.args.find((a) => a.name === 'activity');
     if (!arg) return;

@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Value } from '../model/types';
+import { dropArgument, nearestKeyword, reportWith } from './fixes';
 import type { Rule, RuleContext, Severity } from './types';
 
 /** Calls in the file that resolve to the given SDK member. */
@@ -123,19 +124,32 @@ export function perCall(
   };
 }
 
-/** Python's own TypeError for a keyword the callee does not declare (in files of that SDK). */
-export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, fn: string, params: readonly string[], summary: string): Rule {
+/**
+ * Python's own TypeError for a keyword the callee does not declare (in files of that SDK), with the
+ * nearest declared keyword as the fix. `removable` keywords (those of older docs) are offered for removal.
+ */
+export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, fn: string, params: readonly string[], summary: string, removable: readonly string[] = []): Rule {
   return {
     id,
     severity: 'error',
     summary,
+    fixable: true,
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
       for (const call of callsOf(ctx.model, flavour, member)) {
         for (const a of call.args) {
-          if (a.name !== undefined && !params.includes(a.name)) ctx.report(a.nameRange ?? a.range, `${fn}() got an unexpected keyword argument '${a.name}'`);
+          if (a.name === undefined || params.includes(a.name)) continue;
+          const choice = nearestKeyword(call, a, params);
+          const drop = removable.includes(a.name) ? dropArgument(ctx, call, a, `Remove ${a.name}=`) : undefined;
+          if (drop) choice.suggestions = [...(choice.suggestions ?? []), { ...drop, preferred: false }];
+          reportWith(ctx, a.nameRange ?? a.range, `${fn}() got an unexpected keyword argument '${a.name}'`, choice);
         }
       }
     },
   };
+}
+
+/** A rule whose findings may carry a safe fix (its page shows it). */
+export function fixable(rule: Rule): Rule {
+  return { ...rule, fixable: true };
 }
