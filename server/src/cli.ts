@@ -140,11 +140,8 @@ interface Row {
 }
 
 /** Finds and analyses what the paths name; undefined (after a message) on a path that does not exist. */
-async function analyse(o: CheckOptions, io: Output): Promise<{ modules: Checked[]; unreadable: Row[] } | undefined> {
-  const unreadable: Row[] = [];
-  const found = commandLineTargets(o.paths, (p) => unreadable.push(notAnalysed(p, `${p}: too many levels of symbolic links (a symlink loop); not read`)), {
-    selection: { select: o.select, ignore: o.ignore },
-  });
+async function analyse(o: CheckOptions, io: Output): Promise<{ modules: Checked[] } | undefined> {
+  const found = commandLineTargets(o.paths, { selection: { select: o.select, ignore: o.ignore } });
   if ('missing' in found) {
     io.err(`no such file or directory: ${found.missing}`);
     return undefined;
@@ -185,7 +182,7 @@ async function analyse(o: CheckOptions, io: Output): Promise<{ modules: Checked[
       }
     }
   }
-  return { modules, unreadable };
+  return { modules };
 }
 
 function notAnalysed(shown: string, message: string): Row {
@@ -248,9 +245,9 @@ async function check(args: string[], io: Output): Promise<number> {
     // What is left, analysed afresh from the files as written.
     if (changes.length) found = (await analyse(o, io))!;
   }
-  const rows: Row[] = [...found.unreadable];
+  const rows: Row[] = [];
   let errors = 0;
-  let unanalysed = found.unreadable.length;
+  let unanalysed = 0;
   for (const m of found.modules) {
     if (!m.analysis) {
       rows.push(notAnalysed(m.shown, m.problem ?? `vis-authoring could not analyse ${m.shown}`));

@@ -9,7 +9,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
-import { formatOf, registerContractHover } from './features/contractHover';
+import { formatOf, formatSetting, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
@@ -118,7 +118,7 @@ async function pullSettings(refresh: boolean): Promise<void> {
 function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
   ctx.settings = { ...defaultSettings(), ...s };
   const selection = { select: selectorsOf(ctx.settings.select), ignore: selectorsOf(ctx.settings.ignore) };
-  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, selection, contractFormat: formatOf(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
+  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, selection, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
   if (refresh) diagnostics.refreshAll();
 }
 
@@ -126,12 +126,12 @@ const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
 const contracts = registerContractHover(ctx);
-registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx)));
+registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model)));
 registerRouting(ctx);
 registerLineChanges(connection);
 const comparer = registerContractDiff(ctx, contracts, () => clientProvidesCommits);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))), comparer);
+registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))), comparer);
 
 // After two parser faults in a row no parser is ready for a moment; when a fresh one is, every open
 // document is analysed again.

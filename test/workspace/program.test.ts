@@ -276,4 +276,19 @@ describe('change', () => {
     assert.equal(JSON.stringify(tidy.contract.returns), '{"kind":"unresolved","name":"Note"}');
     assert.equal(program.modules.analyses, before + 1, 'records.py analysed again, nothing else');
   });
+
+  it('does not read a sibling module past maxFileSize: its records stay opaque', () => {
+    const p = make(NOTES.files);
+    const program = new Program({ root: p.root, maxFileSize: 100_000 });
+    const records = NOTES.files[NOTES.records];
+    // A 20 MB models file once made one hover take seconds and gigabytes; now it is refused before reading.
+    p.write(NOTES.records, records + '#'.repeat(20_000_000) + '\n');
+    const read = program.symbols(p.uri(NOTES.entry))[0].tools.find((t) => t.name === 'notes.read')!;
+    assert.equal(JSON.stringify(read.contract.returns), '{"kind":"opaque","name":"Note"}');
+    assert.equal(program.module(p.uri(NOTES.records)), undefined);
+    p.write(NOTES.records, records);
+    program.fileChanged(p.file(NOTES.records), 'changed');
+    const again = program.symbols(p.uri(NOTES.entry))[0].tools.find((t) => t.name === 'notes.read')!;
+    assert.equal(again.contract.returns.kind, 'record');
+  });
 });

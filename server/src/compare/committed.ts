@@ -9,8 +9,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { contractSet, type ContractSet } from '../contracts/diff';
-import type { ContractFormat } from '../contracts/types';
 import { filePathOf } from '../rules/util';
+import type { ContractFormatSetting } from '../sdk/profile';
 import { Program } from '../workspace/program';
 
 /** A file's text in the revision, null when the revision does not have it. May throw with a message. */
@@ -27,7 +27,7 @@ export interface Snapshot {
 }
 
 /** The contract set of `entryPath` in a revision. Files already read (a cache) can be passed in `known`. */
-export async function revisionContracts(entryPath: string, read: ReadRevision, format: ContractFormat, known = new Map<string, string | null>()): Promise<Snapshot> {
+export async function revisionContracts(entryPath: string, read: ReadRevision, format: ContractFormatSetting, known = new Map<string, string | null>()): Promise<Snapshot> {
   const entry = path.resolve(entryPath);
   const entryUri = pathToFileURL(entry).href;
   const files = new Map(known);

@@ -7,7 +7,8 @@ import type { Position } from 'vscode-languageserver/node';
 import { SymbolContractRequest, type SymbolContractParams, type SymbolContractResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
 import { CONTRACT_FORMATS, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
-import type { FunctionDecl, Range } from '../model/types';
+import type { FunctionDecl, Model, Range } from '../model/types';
+import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import { analysisOf, programOf, type ServerContext } from './context';
 import { addHoverSource, contains } from './hover';
 
@@ -49,8 +50,15 @@ function defRange(decl: FunctionDecl): Range {
   return { start: { line: decl.nameRange.start.line, character: 0 }, end: decl.nameRange.end };
 }
 
-export function formatOf(ctx: ServerContext): ContractFormat {
-  return CONTRACT_FORMATS.includes(ctx.settings.contractFormat) ? ctx.settings.contractFormat : 'C3';
+/** visAuthoring.contractFormat as set (`auto` when it names no format). */
+export function formatSetting(ctx: ServerContext): ContractFormatSetting {
+  const s = ctx.settings.contractFormat;
+  return CONTRACT_FORMATS.includes(s as ContractFormat) ? s : 'auto';
+}
+
+/** The contract format of a file: the chosen one, or its SDK version's (`auto`). */
+export function formatOf(ctx: ServerContext, model: Model): ContractFormat {
+  return contractFormatFor(model.sdk, formatSetting(ctx));
 }
 
 /** The result of `visAuthoring/symbolContract` for a target. */
@@ -185,7 +193,7 @@ export function registerContractHover(ctx: ServerContext): ContractService {
     return program.symbols(uri);
   });
   addHoverSource((analysis, position) => {
-    const format = formatOf(ctx);
+    const format = formatOf(ctx, analysis.model);
     const target = service.at(analysis, position, format);
     return target ? hoverMarkdown(target, format) : undefined;
   });
@@ -193,7 +201,7 @@ export function registerContractHover(ctx: ServerContext): ContractService {
     const doc = ctx.documents.get(params.uri);
     const analysis = doc && analysisOf(ctx, doc);
     if (!analysis) return null;
-    return contractResult(service.at(analysis, params.position, formatOf(ctx)));
+    return contractResult(service.at(analysis, params.position, formatOf(ctx, analysis.model)));
   });
   return service;
 }

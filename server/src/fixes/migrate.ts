@@ -13,10 +13,10 @@
 import type { TextEdit } from 'vscode-languageserver/node';
 import type { Analysis } from '../analysis';
 import { scanComments } from '../model/comments';
-import { resolve } from '../model/sdk';
+import { TYPED_MODULE, resolve } from '../model/sdk';
 import type { Call, Model } from '../model/types';
-import { EXTENSION_PARAMS, SYMBOL_PARAMS } from '../rules/g1';
-import { bindArguments, hasSplat, positional } from '../rules/util';
+import { hasSplat, positional } from '../rules/util';
+import { bindSdkCall, everMember, memberOfCall, paramsOf, scopeOf } from '../sdk/table';
 import type { Program } from '../workspace/program';
 import { SourceText, applyEdits } from './source';
 
@@ -24,7 +24,6 @@ export type Migration = { edits: TextEdit[] } | { reason: string };
 
 const TYPED_IMPORT = 'blockether.vis.extension';
 const RENAMES: Record<string, string> = { symbol: 'Symbol', slash: 'SlashCommand', op_hook: 'OpHook', network_filter: 'NetworkFilter', provider: 'Provider' };
-const PROVIDER_PARAMS = ['id', 'label', 'preset', 'is_managed'];
 
 /** The tool name G1 exposes for a symbol: `<alias>_<name>`, a leading `<alias>_` of the name dropped first. */
 export function g1ToolName(alias: string, name: string): string {
@@ -83,7 +82,7 @@ export function planMigration(model: Model, text: string, analysis: { findings: 
   const extensions = calls.filter((c) => c.sdk!.member === 'extension');
   if (extensions.length !== 1) return { reason: extensions.length ? 'this file calls vis.extension(...) more than once' : 'this file never calls vis.extension(...)' };
   const ext = extensions[0];
-  const bound = bindArguments(ext, EXTENSION_PARAMS);
+  const bound = bindSdkCall(model, ext);
   if (!bound || hasSplat(ext)) return { reason: 'vis.extension(...) takes *args or **kwargs here: migrate it by hand' };
   const aliasValue = bound.get('alias') && resolve(model, bound.get('alias')!.value);
   const alias = aliasValue?.kind === 'str' ? aliasValue.value : undefined;
@@ -92,19 +91,21 @@ export function planMigration(model: Model, text: string, analysis: { findings: 
   const rewritten = new Set(calls.map((c) => `${c.calleeRange.start.line}:${c.calleeRange.start.character}`));
   const comments = scanComments(text).comments;
   const local = g1Imports[0].local;
-  const builder = new RegExp(`(?<![\\w.])${local}\\.(extension|symbol|slash|op_hook|network_filter|provider)\\b`, 'g');
-  for (let m = builder.exec(text); m; m = builder.exec(text)) {
+  const member = new RegExp(`(?<![\\w.])${local}\\.([A-Za-z_]\\w*)`, 'g');
+  for (let m = member.exec(text); m; m = member.exec(text)) {
     const pos = source.positionAt(m.index);
-    if (rewritten.has(`${pos.line}:${pos.character}`)) continue;
     if (comments.some((c) => c.line === pos.line && c.character <= pos.character)) continue;
-    return { reason: `${m[0]} on line ${pos.line + 1} is not a declaration at module level: migrate it by hand` };
+    const builder = m[1] === 'extension' || m[1] in RENAMES;
+    if (builder && !rewritten.has(`${pos.line}:${pos.character}`)) return { reason: `${m[0]} on line ${pos.line + 1} is not a declaration at module level: migrate it by hand` };
+    // Everything else the file reads from vis must exist in the typed SDK under the same name.
+    if (!builder && !everMember(TYPED_MODULE, m[1])) return { reason: `${m[0]} (line ${pos.line + 1}) has no counterpart in the typed SDK: migrate it by hand` };
   }
 
   for (const call of calls) {
     const member = call.sdk!.member;
     const prefix = call.callee.slice(0, call.callee.length - member.length);
     if (member === 'extension') {
-      const r = extensionEdits(call, prefix, source, eol);
+      const r = extensionEdits(model, call, prefix, source, eol);
       if ('reason' in r) return r;
       edits.push(...r.edits);
       continue;
@@ -118,14 +119,14 @@ export function planMigration(model: Model, text: string, analysis: { findings: 
       if ('reason' in r) return r;
       edits.push(...r.edits);
     } else if (member === 'op_hook') {
-      const ops = bindArguments(call, ['ops', 'fn', 'phase'])?.get('ops');
+      const ops = bindSdkCall(model, call)?.get('ops');
       const v = ops && resolve(model, ops.value);
       if (v?.kind === 'str') return { reason: `ops=${v.text} on line ${v.range.start.line + 1} is split into characters by G1 and never fires; fix G1-HK-4 first (ops=[${v.text}])` };
     } else if (member === 'provider') {
-      const b = bindArguments(call, PROVIDER_PARAMS);
+      const b = bindSdkCall(model, call);
       const preset = b?.get('preset');
       if (preset && resolve(model, preset.value).kind !== 'none') return { reason: 'a provider preset is a dict in G1 and a vis.ProviderPreset in G3: migrate the provider by hand' };
-      const callbacks = call.args.filter((a) => a.name?.endsWith('_fn') || (a.name === undefined && positional(call).indexOf(a) >= PROVIDER_PARAMS.length));
+      const callbacks = [...(b?.entries() ?? [])].filter(([name]) => name.endsWith('_fn'));
       if (callbacks.length) return { reason: 'provider callbacks return dicts in G1 and typed records (vis.ProviderCredential, vis.ProviderStatus...) in G3: migrate the provider by hand' };
     }
   }
@@ -133,9 +134,13 @@ export function planMigration(model: Model, text: string, analysis: { findings: 
 }
 
 /** `vis.extension(...)` → the typed declaration and its registration; positional arguments become keywords. */
-function extensionEdits(call: Call, prefix: string, source: SourceText, eol: string): Migration {
+function extensionEdits(model: Model, call: Call, prefix: string, source: SourceText, eol: string): Migration {
   const edits: TextEdit[] = [];
-  positional(call).forEach((a, i) => edits.push({ range: { start: a.range.start, end: a.range.start }, newText: `${EXTENSION_PARAMS[i]}=` }));
+  const member = memberOfCall(model, call);
+  const params = member ? paramsOf(member, scopeOf(model)).map((p) => p.name) : [];
+  const pos = positional(call);
+  if (pos.length > params.length) return { reason: 'vis.extension(...) takes more positional arguments than it has parameters' };
+  pos.forEach((a, i) => edits.push({ range: { start: a.range.start, end: a.range.start }, newText: `${params[i]}=` }));
   const before = source.line(call.range.start.line).slice(0, call.range.start.character);
   const after = source.line(call.range.end.line).slice(call.range.end.character);
   if (!/^\s*(#.*)?$/.test(after)) return { reason: 'vis.extension(...) is part of a longer statement: migrate it by hand' };
@@ -154,7 +159,7 @@ function extensionEdits(call: Call, prefix: string, source: SourceText, eol: str
 
 /** The name= that keeps a G1 symbol's tool name in G3 (none when the function's name already is it). */
 function symbolName(model: Model, call: Call, alias: string | undefined): Migration {
-  const bound = bindArguments(call, SYMBOL_PARAMS);
+  const bound = bindSdkCall(model, call);
   const fn = bound?.get('fn');
   const fnValue = fn && resolve(model, fn.value);
   const nameArg = bound?.get('name');

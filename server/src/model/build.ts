@@ -21,6 +21,7 @@ import type {
   Value,
 } from './types';
 import { allDecorators, detectSdk } from './sdk';
+import { applySdkProfile } from '../sdk/profile';
 
 interface Fragment {
   attributeAssignments: Model['attributeAssignments'];
@@ -212,6 +213,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
   model.script = readScriptBlock(doc.text);
   addFactoryCalls(model);
   detectSdk(model);
+  applySdkProfile(model);
   return model;
 }
 

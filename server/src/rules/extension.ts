@@ -1,42 +1,25 @@
 // `vis.Extension(...)` (G2/G3): the checks of Extension.__post_init__ and of Python's own call binding.
 // vis-sdk.md §2.1.
-import { isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
+import { TYPED_MODULE, isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
 import { pyStrip } from '../model/literals';
 import type { Call, Model, Value } from '../model/types';
 import type { Fix, Rule, RuleContext } from './types';
-import { addArgument, aliasOf, inList, isLiteralAt, nearestKeyword, reportWith } from './fixes';
+import { addArgument, aliasOf, inList, isLiteralAt } from './fixes';
 import { pyString, quoteLike } from '../fixes/edits';
-import { callsOf, hasSplat, isEnvName, keyword, positional, pythonNameList, typedModuleAlias, valueOr } from './util';
+import { acceptedParams, scopeOf, sdkMember } from '../sdk/table';
+import { callsOf, hasSplat, isEnvName, keyword, positional, pythonNameList, reportUnexpectedKeywords, typedModuleAlias, valueOr } from './util';
 
-const FIELDS = [
-  'name',
-  'description',
-  'version',
-  'kind',
-  'alias',
-  'activation',
-  'symbols',
-  'prompt',
-  'slash_commands',
-  'op_hooks',
-  'language_tools',
-  'ctx',
-  'providers',
-  'network_filters',
-  'settings',
-  'env',
-];
+/** Collection fields of the file's `Extension` and the declaration class each must hold (from the SDK table). */
+function collections(model: Model): { field: string; cls: string }[] {
+  const member = sdkMember(scopeOf(model), TYPED_MODULE, 'Extension');
+  return member ? acceptedParams(member, scopeOf(model)).flatMap((p) => (p.holds ? [{ field: p.name, cls: p.holds }] : [])) : [];
+}
 
-/** Collection fields and the declaration class each must hold. */
-export const COLLECTIONS: Record<string, string> = {
-  symbols: 'Symbol',
-  slash_commands: 'SlashCommand',
-  op_hooks: 'OpHook',
-  language_tools: 'LanguageSurface',
-  providers: 'Provider',
-  network_filters: 'NetworkFilter',
-  settings: 'Setting',
-};
+/** The fields of the file's `Extension`, in the order the dataclass declares them. */
+function fields(model: Model): string[] {
+  const member = sdkMember(scopeOf(model), TYPED_MODULE, 'Extension');
+  return member ? acceptedParams(member, scopeOf(model)).map((p) => p.name) : [];
+}
 
 function extensions(model: Model): Call[] {
   return callsOf(model, 'typed', 'Extension');
@@ -76,10 +59,11 @@ export const extensionRules: Rule[] = [
       const range = { start: pos[0].range.start, end: pos[pos.length - 1].range.end };
       // Each positional argument named after the field it stands for, in the dataclass's field order.
       const named = new Set(call.args.flatMap((a) => (a.name ? [a.name] : [])));
-      const fields = FIELDS.slice(0, pos.length);
+      const all = fields(ctx.model);
+      const names = all.slice(0, pos.length);
       const fix: Fix | undefined =
-        pos.length <= FIELDS.length && !fields.some((f) => named.has(f))
-          ? { title: `Name the arguments (${fields.map((f) => `${f}=`).join(', ')})`, edits: pos.map((a, i) => ({ range: { start: a.range.start, end: a.range.start }, newText: `${fields[i]}=` })) }
+        pos.length <= all.length && !names.some((f) => named.has(f))
+          ? { title: `Name the arguments (${names.map((f) => `${f}=`).join(', ')})`, edits: pos.map((a, i) => ({ range: { start: a.range.start, end: a.range.start }, newText: `${names[i]}=` })) }
           : undefined;
       ctx.report(range, `Extension.__init__() takes 1 positional argument but ${pos.length + 1} were given`, fix);
     },
@@ -137,7 +121,7 @@ export const extensionRules: Rule[] = [
   }),
   rule('EXT-009', 'Extension collections are lists or tuples of the matching declarations.', (ctx, call) => {
     const alias = typedModuleAlias(ctx.model);
-    for (const [field, cls] of Object.entries(COLLECTIONS)) {
+    for (const { field, cls } of collections(ctx.model)) {
       const arg = keyword(call, field);
       if (!arg) continue;
       const message = `vis.Extension ${field} must contain ${cls} declarations`;
@@ -184,13 +168,7 @@ export const extensionRules: Rule[] = [
       if (item.kind !== 'str' || !isEnvName(item.value)) ctx.report(raw.range, 'vis.Extension env entries must be environment variable names');
     }
   }),
-  rule('EXT-012', 'Extension takes only its declared fields.', (ctx, call) => {
-    for (const a of call.args) {
-      if (a.name !== undefined && !FIELDS.includes(a.name)) {
-        reportWith(ctx, a.nameRange ?? a.range, `Extension.__init__() got an unexpected keyword argument '${a.name}'`, nearestKeyword(call, a, FIELDS));
-      }
-    }
-  }, true),
+  rule('EXT-012', "Extension takes only the fields of the file's SDK version (language_tools= and settings= exist in some versions only).", reportUnexpectedKeywords, true),
 ];
 
 /**

@@ -1,7 +1,7 @@
 // Every rule family, and running them over a model.
 import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
-import type { ContractFormat } from '../contracts/types';
+import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import type { Model } from '../model/types';
 import { extensionRules } from './extension';
 import { fileRules } from './file';
@@ -10,6 +10,7 @@ import { hookRules } from './hooks';
 import { methodRules } from './methods';
 import { registrationRules } from './registration';
 import { routingRules } from './routing';
+import { sdkRules } from './sdk';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
 import type { SeverityOverrides } from '../config/selection';
@@ -17,13 +18,14 @@ import type { SourceText } from '../fixes/source';
 import type { Finding, ModuleRole, Rule } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
+export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
 export type { SeverityOverrides } from '../config/selection';
 
 /** Options every rule may read. */
 export interface RuleOptions {
-  contractFormat?: ContractFormat;
+  /** visAuthoring.contractFormat (`auto` by default: the file's SDK version's format). */
+  contractFormat?: ContractFormatSetting;
   /** What the file is to Vis (from the program); unknown for a file on its own. */
   role?: ModuleRole;
   /** The module's Symbol analysis through the program; by default the file is analysed alone. */
@@ -39,12 +41,13 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
   else if (!model.generation) return [];
   const findings: Finding[] = [];
   const path = pathOf(model.uri);
+  const contractFormat = contractFormatFor(model.sdk, options.contractFormat);
   let infos: SymbolInfo[] | undefined;
   const symbols =
     options.symbols ??
     (() => {
       try {
-        return (infos ??= symbolInfos(model, { format: options.contractFormat ?? 'C3' }));
+        return (infos ??= symbolInfos(model, { format: contractFormat }));
       } catch {
         // A fault in the static analysis must not take the file's other diagnostics down with it.
         return (infos = []);
@@ -68,7 +71,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         if (extra?.related?.length) f.related = extra.related;
         findings.push(f);
       },
-      contractFormat: options.contractFormat,
+      contractFormat,
       role: options.role ?? 'unknown',
       symbols,
       resolver: options.resolver ?? {},

@@ -6,7 +6,8 @@
 // modules resolved, so hovers, previews and diagnostics share it. A mistake in a declaration that lives
 // in another module is reported on that module's line, with the `vis.Symbol(...)` that exports it as
 // related information.
-import { tagVocabulary, type Issue, type SymbolInfo } from '../contracts/symbols';
+import type { Issue, SymbolInfo } from '../contracts/symbols';
+import { tagsOf } from '../sdk/table';
 import { pyString } from '../fixes/edits';
 import type { Range } from '../model/types';
 import { docstringSuggestion, dropArgument, isLiteralAt, nearestValue, reportWith, type FixChoice } from './fixes';
@@ -50,7 +51,7 @@ function issueFix(ctx: RuleContext, info: SymbolInfo, issue: Issue): FixChoice {
     }
     case 'SYM-004':
     case 'SYM-010':
-      return nearestValue(ctx, v.kind === 'str' ? { ...v, range: arg.value.range } : undefined, tagVocabulary(ctx.model, ctx.contractFormat ?? 'C3'));
+      return nearestValue(ctx, v.kind === 'str' ? { ...v, range: arg.value.range } : undefined, tagsOf(ctx.model));
     case 'SYM-011': {
       const fix = dropArgument(ctx, info.call, arg, 'Remove activity= (declare it on each vis.method)');
       return fix ? { fix } : {};

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Value } from '../model/types';
 import { dropArgument, nearestKeyword, reportWith } from './fixes';
+import { acceptedKeywords, bindSdkCall, memberOfCall, paramsOf, pythonCallName, scopeOf, takesAnyKeyword } from '../sdk/table';
 import type { Rule, RuleContext, Severity } from './types';
 
 /** Calls in the file that resolve to the given SDK member. */
@@ -20,20 +21,6 @@ export function positional(call: Call): Argument[] {
 
 export function hasSplat(call: Call, kind?: '*' | '**'): boolean {
   return call.args.some((a) => (kind ? a.splat === kind : !!a.splat));
-}
-
-/**
- * Binds a call's arguments to a Python signature (positional-or-keyword parameters in order):
- * the argument for each parameter that was given. Undefined when splats make the binding unknowable.
- */
-export function bindArguments(call: Call, params: readonly string[]): Map<string, Argument> | undefined {
-  if (hasSplat(call)) return undefined;
-  const out = new Map<string, Argument>();
-  positional(call).forEach((a, i) => {
-    if (i < params.length) out.set(params[i], a);
-  });
-  for (const a of call.args) if (a.name !== undefined) out.set(a.name, a);
-  return out;
 }
 
 /** The resolved value of an argument, or of Python's default `None` when it was not given. */
@@ -94,14 +81,13 @@ export type BoundArg = (name: string) => Value | undefined;
 
 /**
  * A rule over every call to one SDK member in files of that SDK (G1 for `g1`, G2/G3 for `typed`),
- * with the call's arguments bound to the member's parameters. Calls whose binding splats make
- * unknowable are skipped; a parameter that was not given reads as undefined.
+ * with the call's arguments bound to the member's parameters in the file's SDK version (the SDK table).
+ * Calls whose binding splats make unknowable are skipped; a parameter that was not given reads as undefined.
  */
 export function perCall(
   id: string,
   flavour: 'typed' | 'g1',
   member: string,
-  params: readonly string[],
   summary: string,
   check: (ctx: RuleContext, call: Call, arg: BoundArg) => void,
   severity: Severity = 'error',
@@ -113,7 +99,7 @@ export function perCall(
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
       for (const call of callsOf(ctx.model, flavour, member)) {
-        const bound = bindArguments(call, params);
+        const bound = bindSdkCall(ctx.model, call);
         if (!bound) continue;
         check(ctx, call, (name) => {
           const a = bound.get(name);
@@ -125,10 +111,11 @@ export function perCall(
 }
 
 /**
- * Python's own TypeError for a keyword the callee does not declare (in files of that SDK), with the
- * nearest declared keyword as the fix. `removable` keywords (those of older docs) are offered for removal.
+ * Python's own TypeError for a keyword the callee does not declare in the file's SDK version (in files of
+ * that SDK), with the nearest declared keyword as the fix. `removable` keywords (those of older docs) are
+ * offered for removal.
  */
-export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, fn: string, params: readonly string[], summary: string, removable: readonly string[] = []): Rule {
+export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, summary: string, removable: readonly string[] = []): Rule {
   return {
     id,
     severity: 'error',
@@ -136,17 +123,28 @@ export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', membe
     fixable: true,
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
-      for (const call of callsOf(ctx.model, flavour, member)) {
-        for (const a of call.args) {
-          if (a.name === undefined || params.includes(a.name)) continue;
-          const choice = nearestKeyword(call, a, params);
-          const drop = removable.includes(a.name) ? dropArgument(ctx, call, a, `Remove ${a.name}=`) : undefined;
-          if (drop) choice.suggestions = [...(choice.suggestions ?? []), { ...drop, preferred: false }];
-          reportWith(ctx, a.nameRange ?? a.range, `${fn}() got an unexpected keyword argument '${a.name}'`, choice);
-        }
-      }
+      for (const call of callsOf(ctx.model, flavour, member)) reportUnexpectedKeywords(ctx, call, removable);
     },
   };
+}
+
+/**
+ * Reports each keyword argument of an SDK call that no checked release of its member accepts, with the
+ * nearest accepted keyword as its fix (`symbol=` → `symbols=`); `removable` ones are offered for removal.
+ */
+export function reportUnexpectedKeywords(ctx: RuleContext, call: Call, removable: readonly string[] = []): void {
+  const member = memberOfCall(ctx.model, call);
+  if (!member) return;
+  const scope = scopeOf(ctx.model);
+  if (takesAnyKeyword(paramsOf(member, scope))) return;
+  const accepted = acceptedKeywords(member, scope);
+  for (const a of call.args) {
+    if (a.name === undefined || accepted.has(a.name)) continue;
+    const choice = nearestKeyword(call, a, accepted);
+    const drop = removable.includes(a.name) ? dropArgument(ctx, call, a, `Remove ${a.name}=`) : undefined;
+    if (drop) choice.suggestions = [...(choice.suggestions ?? []), { ...drop, preferred: false }];
+    reportWith(ctx, a.nameRange ?? a.range, `${pythonCallName(member)} got an unexpected keyword argument '${a.name}'`, choice);
+  }
 }
 
 /** A rule whose findings may carry a safe fix (its page shows it). */

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import type { Analysis, ModuleAnalysis } from '../analysis';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
-import type { ContractFormat } from '../contracts/types';
+import { applySdkProfile, contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import { allRules, runRules, type SeverityOverrides } from '../rules';
 import type { Finding, ModuleRole } from '../rules/types';
 import { filePathOf } from '../rules/util';
@@ -59,7 +59,13 @@ export interface ProgramOptions {
   overrides?: SeverityOverrides;
   /** The editor's (or the command line's) `select` and `ignore`, applied over the project's. */
   selection?: { select?: readonly string[]; ignore?: readonly string[] };
-  contractFormat?: ContractFormat;
+  /** visAuthoring.contractFormat: `auto` (each module's SDK version's format) or C1, C2, C3. */
+  contractFormat?: ContractFormatSetting;
+  /**
+   * What the project shows about a module's SDK version, for its SDK profile (tests stand in for the
+   * manifests with it); by default the program's own `projectEvidence`.
+   */
+  evidence?: (uri: string) => { pins: VersionPin[] };
   /** Modules with more characters are not analysed. */
   maxFileSize?: number;
   /** Keep the trees of open documents between versions (incremental re-parse). Default true. */
@@ -91,7 +97,8 @@ export interface Declaration {
 interface Join {
   analysis: ModuleAnalysis;
   epoch: number;
-  format: ContractFormat;
+  /** The contract format setting the join was made with (`auto`: the module's SDK version's). */
+  format: ContractFormatSetting;
   /** Every module file the join read, with the stamp it read. */
   deps: Map<string, string | undefined>;
   loader: ModuleLoader;
@@ -100,6 +107,9 @@ interface Join {
 }
 
 const toUri = (file: string) => pathToFileURL(file).href;
+
+/** The evidence each model's SDK profile was last computed with (`<format>|<pins>`). */
+const profiled = new WeakMap<import('../model/types').Model, string>();
 
 /** The canonical URI of a document: `file:` URIs spelled as Node spells them, any other URI as it is. */
 export function canonicalUri(uri: string): string {
@@ -118,7 +128,7 @@ export class Program {
   readonly resolver = new ModuleResolver();
   overrides: SeverityOverrides;
   selection: { select?: readonly string[]; ignore?: readonly string[] };
-  contractFormat: ContractFormat;
+  contractFormat: ContractFormatSetting;
   maxFileSize: number;
   globalDir?: string;
   interpreter?: string;
@@ -150,7 +160,8 @@ export class Program {
     this.interpreter = options.interpreter;
     this.overrides = options.overrides ?? {};
     this.selection = options.selection ?? {};
-    this.contractFormat = options.contractFormat ?? 'C3';
+    this.contractFormat = options.contractFormat ?? 'auto';
+    this.evidence = options.evidence ?? ((uri) => this.projectEvidence(uri));
     this.maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
     this.keepTrees = options.keepTrees ?? true;
     this.givenEntries = options.entries;
@@ -159,6 +170,7 @@ export class Program {
   }
 
   private trace?: (message: string) => void;
+  private evidence: (uri: string) => { pins: VersionPin[] };
 
   private givenEntries?: EntryFile[];
 
@@ -499,6 +511,14 @@ export class Program {
     if (!analysis) return undefined;
     const j = this.joins.get(uri);
     if (j && j.analysis === analysis && j.epoch === this.epoch && j.format === this.contractFormat && this.fresh(j)) return j;
+    // The module's SDK profile with the project's evidence (its entry's pins) and the contract format
+    // setting; the module store gave it the file's own (no pins, `auto`).
+    const pins = this.evidence(uri).pins;
+    const key = `${this.contractFormat}|${pins.map((p) => `${p.source}:${p.file}:${p.requirement}`).join('|')}`;
+    if ((profiled.get(analysis.model) ?? 'auto|') !== key) {
+      applySdkProfile(analysis.model, { pins, contractFormat: this.contractFormat });
+      profiled.set(analysis.model, key);
+    }
     const deps = new Map<string, string | undefined>();
     const next: Join = { analysis, epoch: this.epoch, format: this.contractFormat, deps, loader: this.loaderFor(uri, deps) };
     this.joins.set(uri, next);
@@ -519,7 +539,7 @@ export class Program {
       this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
       const file = filePathOf(uri);
       try {
-        j.infos = symbolInfos(j.analysis.model, { format: j.format, loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+        j.infos = symbolInfos(j.analysis.model, { format: contractFormatFor(j.analysis.model.sdk, j.format), loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
       } catch {
         // A fault in the static analysis must not take the module's other results down with it.
         j.infos = [];
@@ -652,7 +672,8 @@ export class Program {
     const out: RegisteredExtension[] = [];
     for (const e of this.entries()) {
       const uri = toUri(e.path);
-      const analysis = this.module(uri);
+      // Through the join, so the model carries its SDK profile with the project's pins.
+      const analysis = this.join(uri)?.analysis;
       const ext = analysis && findExtension(analysis.model);
       if (!ext) continue;
       const text = (field: string) => {
@@ -770,7 +791,7 @@ export class Program {
   // Change
 
   /** Settings every join reads changed (severity overrides, contract format). */
-  configure(settings: { overrides?: SeverityOverrides; selection?: { select?: readonly string[]; ignore?: readonly string[] }; contractFormat?: ContractFormat; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
+  configure(settings: { overrides?: SeverityOverrides; selection?: { select?: readonly string[]; ignore?: readonly string[] }; contractFormat?: ContractFormatSetting; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
     if (settings.watched) {
       this.watched = settings.watched.map((d) => path.resolve(d));
       this.stamps.clear();
