@@ -45,7 +45,8 @@ export function nearestKeyword(call: Call, arg: Argument, accepted: Iterable<str
  */
 export function isLiteralAt(ctx: RuleContext, v: Value): boolean {
   const source = ctx.source();
-  return !!source && source.slice(v.range) === v.text && /^[rRuUbBfF]*["']/.test(v.text) === (v.kind === 'str');
+  if (!source || source.slice(v.range) !== v.text || v.kind === 'name' || v.kind === 'attribute' || v.kind === 'member' || v.kind === 'unknown') return false;
+  return v.kind !== 'str' || /^[rRuU]?["']/.test(v.text);
 }
 
 /** A bare value put in a list (`"patch"` → `["patch"]`, a generator → a list). */
