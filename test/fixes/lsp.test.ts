@@ -143,6 +143,46 @@ describe('code actions over LSP', () => {
   });
 });
 
+describe('the G1 to G3 migration over LSP', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({}, { capabilities: RESOLVE });
+  });
+  after(async () => {
+    await server.stop();
+  });
+  const G1 = pyLines('import vis', '', '', 'def bump(n: int = 1) -> int:', '    """Add n."""', '    return n', '', '', 'vis.extension(name="counter", description="Counts.", alias="counter", symbols=[vis.symbol(bump)])');
+  const at = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 0 } });
+  const ask = (uri: string, line: number, only?: string[]) =>
+    server.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: at(line), context: { diagnostics: [], ...(only ? { only } : {}) } }) as Promise<CodeAction[]>;
+
+  it('offers it on the G1 import as a refactoring, anywhere as a source action, and resolves it to the typed file', async () => {
+    const uri = 'file:///tmp/vis-fixes/.vis/extensions/counter.py';
+    const published = server.diagnostics(uri);
+    server.open(uri, G1);
+    await published;
+    const onImport = await ask(uri, 0);
+    assert.deepEqual(onImport.map((a) => [a.title, a.kind]), [['Migrate this file to the typed SDK (G3)', 'refactor.rewrite.visAuthoring.migrateToG3']]);
+    assert.deepEqual((await ask(uri, 4)).map((a) => a.kind), []);
+    const source = await ask(uri, 4, ['source']);
+    assert.deepEqual(source.map((a) => a.kind), ['source.visAuthoring.migrateToG3']);
+    const resolved = (await server.connection.sendRequest('codeAction/resolve', onImport[0])) as CodeAction;
+    assert.equal(
+      apply(G1, uri, resolved.edit),
+      pyLines('import blockether.vis.extension as vis', '', '', 'def bump(n: int = 1) -> int:', '    """Add n."""', '    return n', '', '', 'vis.register_extension(vis.Extension(name="counter", description="Counts.", alias="counter", symbols=[vis.Symbol(bump, name="counter_bump")]))'),
+    );
+  });
+
+  it('shows it disabled, with the reason, when it cannot be done safely', async () => {
+    const uri = 'file:///tmp/vis-fixes/.vis/extensions/broken.py';
+    const published = server.diagnostics(uri);
+    server.open(uri, G1.replace('name="counter"', 'name=""'));
+    await published;
+    const [a] = await ask(uri, 0);
+    assert.deepEqual([a.title, a.disabled], ['Migrate this file to the typed SDK (G3)', { reason: "fix the file's errors first (line 9: [G1-EXT-2] vis.extension(...) requires name=<non-empty string>)" }]);
+  });
+});
+
 describe('configuration over LSP: [tool.vis-authoring] under the editor settings', () => {
   let p: Project;
   const servers: TestServer[] = [];
