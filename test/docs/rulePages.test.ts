@@ -124,6 +124,16 @@ describe('rule documentation pages', () => {
     assert.deepEqual(pages.filter((id) => !rules.some((r) => r.id === id)), [], 'pages without a rule');
   });
 
+  it("the README's rule table links every rule's page", () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    assert.deepEqual(rules.map((r) => r.id).filter((id) => !readme.includes(`[${id}](docs/rules/${id}.md)`)), []);
+  });
+
+  it('the pages ship in the extension package', () => {
+    const ignore = fs.readFileSync(path.join(__dirname, '..', '..', '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(ignore.includes('!docs/rules/**'), '.vscodeignore keeps docs/rules');
+  });
+
   for (const rule of rules) {
     it(`${rule.id}: the page's examples agree with the checker`, () => {
       const file = path.join(DIR, `${rule.id}.md`);
