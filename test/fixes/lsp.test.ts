@@ -224,6 +224,22 @@ describe('configuration over LSP: [tool.vis-authoring] under the editor settings
     ]);
   });
 
+  it('re-checks open files when a pyproject.toml changes on disk', async () => {
+    const s = await start({});
+    const first = s.diagnostics(p.uri('tools.py'), (x) => x.version === 1);
+    s.open(p.uri('tools.py'), TEXT);
+    assert.deepEqual(shown((await first).diagnostics), ['EXT-003 2']);
+    const old = fs.readFileSync(p.file('pyproject.toml'), 'utf8');
+    try {
+      p.write('pyproject.toml', old.replace('ignore = ["SYM"]', 'ignore = ["SYM", "EXT-003"]'));
+      const again = s.diagnostics(p.uri('tools.py'), (x) => x.diagnostics.length === 0);
+      await s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: p.uri('pyproject.toml'), type: 2 }] });
+      assert.deepEqual(shown((await again).diagnostics), []);
+    } finally {
+      p.write('pyproject.toml', old);
+    }
+  });
+
   it('lets the editor settings override the project: severity wins, ignore adds, select replaces', async () => {
     const s = await start({ severity: { 'EXT-003': 'hint' }, ignore: ['SUP'] });
     const published = s.diagnostics(p.uri('tools.py'), (x) => x.version === 1);

@@ -246,6 +246,8 @@ export function registerDiagnostics(ctx: ServerContext) {
         const kind = c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';
         ctx.workspace.fileChanged(file, kind);
         if (kind !== 'changed' || !file.endsWith('.py')) structural = true;
+        // A pyproject.toml may hold [tool.vis-authoring]: every shown module may be configured by it.
+        if (path.basename(file) === 'pyproject.toml') uris.push(...published, ...ctx.documents.all().map((d) => d.uri));
         uris.push(pathToFileURL(file).href);
       }
       publishAffected(uris);
