@@ -106,6 +106,11 @@ describe('check CLI: fixes, formats, selection, rule pages', () => {
     assert.deepEqual(rules('--ignore', 'EXT-005'), ['warning [EXT-004]']);
     assert.deepEqual(rules('--select', 'EXT-009,SUP'), []);
     assert.deepEqual(rules('--select', 'EXT', '--ignore', 'EXT-004'), ['error [EXT-005]']);
+    // The other forms: a bare ignore on the line, and ignore-file anywhere in the file.
+    p.write('bare.py', BROKEN.replace('symbols=[greet]))', 'symbols=[greet]))  # vis: ignore'));
+    p.write('file.py', '# vis: ignore-file[EXT-004, EXT-005]\n' + BROKEN);
+    const other = runIn(p.root, 'check', 'bare.py', 'file.py');
+    assert.deepEqual([other.code, other.stdout], [1, 'file.py:10:79: error [EXT-009] vis.Extension symbols must contain Symbol declarations\n']);
     const bad = runIn(p.root, 'check', '--select', 'EXT-999', 'greeter.py');
     assert.deepEqual([bad.code, bad.stderr], [2, "--select: unknown rule 'EXT-999' (a rule id, a family prefix such as EXT, or ALL)\n"]);
     assert.equal(runIn(p.root, 'check', '--fix', '--diff').code, 2);

@@ -224,6 +224,17 @@ describe('configuration over LSP: [tool.vis-authoring] under the editor settings
     ]);
   });
 
+  it('honours a bare # vis: ignore and # vis: ignore-file in open documents', async () => {
+    const s = await start({});
+    const bare = s.diagnostics(p.uri('tools.py'), (x) => x.version === 1);
+    s.open(p.uri('tools.py'), TEXT.replace('  # vis: ignore[EXT-004]', '  # vis: ignore'));
+    assert.deepEqual(shown((await bare).diagnostics), []);
+    const file = s.diagnostics(p.uri('scratch/tools.py'), (x) => x.version === 1);
+    s.open(p.uri('scratch/tools.py'), '# vis: ignore-file[EXT-004, EXT-003]\n' + TEXT.replace('  # vis: ignore[EXT-004]', ''));
+    // EXT-003 is off for scratch/ already (per-file-ignores): its suppression is left alone, not reported.
+    assert.deepEqual(shown((await file).diagnostics), []);
+  });
+
   it('re-checks open files when a pyproject.toml changes on disk', async () => {
     const s = await start({});
     const first = s.diagnostics(p.uri('tools.py'), (x) => x.version === 1);
