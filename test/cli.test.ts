@@ -75,7 +75,7 @@ describe('check CLI', () => {
     const root = path.join(__dirname, '..', 'examples');
     const valid = run('check', path.join(root, 'extensions'));
     // The package probe/ brings its sibling modules (src/probe/__init__.py and models.py) along.
-    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '5 files checked, 0 errors\n']);
+    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '6 files checked, 0 errors\n']);
     const broken = run('check', path.join(root, 'broken'));
     const file = path.join(root, 'broken', 'greeter.py');
     assert.equal(broken.code, 1);
@@ -103,10 +103,10 @@ describe('check CLI', () => {
         `${tools}:${p.line(NOTES.tools, 'def save(') + 1}:9: error [SYM-016] vis.Symbol: save needs a docstring - it becomes the model-facing doc()\n`,
       ].join('');
       const r = run('check', p.root);
-      assert.deepEqual([r.code, r.stdout, r.stderr], [1, expected, '4 files checked, 2 errors\n']);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [1, expected, '5 files checked, 2 errors\n']);
       // No path: the current folder, paths relative to it.
       const here = runIn(p.root, 'check');
-      assert.deepEqual([here.code, here.stdout, here.stderr], [1, expected.replaceAll(`${p.root}/`, ''), '4 files checked, 2 errors\n']);
+      assert.deepEqual([here.code, here.stdout, here.stderr], [1, expected.replaceAll(`${p.root}/`, ''), '5 files checked, 2 errors\n']);
     } finally {
       p.remove();
     }

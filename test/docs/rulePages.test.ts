@@ -96,8 +96,9 @@ function analyse(section: Section): { findings: (Finding & { file: string })[]; 
       fs.writeFileSync(path.join(root, e.file), e.code);
     }
     const program = new Program({ root, globalDir: path.join(root, 'global'), ...section.settings });
-    const uris = new Set([...program.index(), ...section.examples.filter((e) => e.file.endsWith('.py')).map((e) => pathToFileURL(path.join(root, e.file)).href)]);
-    for (const uri of uris) program.findings(uri);
+    // Every Python file and every pyproject.toml of the example (manifest findings are on the latter).
+    const uris = new Set([...program.index(), ...section.examples.filter((e) => e.file.endsWith('.py') || e.file.endsWith('pyproject.toml')).map((e) => pathToFileURL(path.join(root, e.file)).href)]);
+    for (const uri of uris) if (uri.endsWith('.py')) program.findings(uri);
     const findings = [...uris].flatMap((uri) => (program.analysis(uri)?.findings ?? []).map((f) => ({ ...f, file: path.relative(root, new URL(uri).pathname) })));
     const config = program.configFindings().flatMap((c) => c.findings);
     const first = section.examples.find((e) => e.lang === 'python')!;

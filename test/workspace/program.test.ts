@@ -35,7 +35,7 @@ describe('entries and roles', () => {
     );
     assert.deepEqual(
       program.index().map((u) => u.slice(p.uri('').length + 1)),
-      [NOTES.entry, NOTES.init, NOTES.tools, NOTES.records],
+      [NOTES.entry, NOTES.init, NOTES.tools, NOTES.records, NOTES.pyproject],
     );
     assert.deepEqual(
       [NOTES.entry, NOTES.tools, '.vis/extensions/test_gh.py'].map((f) => program.role(p.uri(f))),

@@ -25,10 +25,25 @@ export interface Settings {
   select: string[];
   /** Rules not to run, over the project's. */
   ignore: string[];
+  /** The contract hover card: `compact` (six lines, the rest folded), `full`, or `off`. */
+  hover: { contract: 'compact' | 'full' | 'off' };
+  /** Inlay hints after `vis.Symbol(fn`: the public tool name and the effective tag (off by default). */
+  inlayHints: { enable: boolean };
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'auto', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' }, select: [], ignore: [] };
+  return {
+    enable: true,
+    severity: {},
+    maxFileSize: DEFAULT_MAX_FILE_SIZE,
+    contractFormat: 'auto',
+    langInterfaceVersion: DEFAULT_ROUTING_VERSION,
+    diagnostics: { scope: 'workspace' },
+    select: [],
+    ignore: [],
+    hover: { contract: 'compact' },
+    inlayHints: { enable: false },
+  };
 }
 
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */

@@ -109,33 +109,24 @@ export function registerDiagnostics(ctx: ServerContext) {
     }
   };
 
-  /** pyproject.toml files with CFG-001 diagnostics published. */
+  /** pyproject.toml files with CFG-001 findings when last looked. */
   const configPublished = new Set<string>();
-  /** Publishes what the projects' `[tool.vis-authoring]` tables hold that cannot be applied (CFG-001). */
+  /**
+   * Publishes the pyproject.toml files whose `[tool.vis-authoring]` holds what cannot be applied
+   * (CFG-001, part of their analysis), and those that held it before.
+   */
   const publishConfig = () => {
-    const seen = new Set<string>();
+    const now = new Set<string>();
     for (const program of ctx.workspace.all()) {
-      let configs: ReturnType<Program['configFindings']>;
       try {
-        configs = ctx.settings.enable ? program.configFindings() : [];
+        if (ctx.settings.enable) for (const c of program.configFindings()) if (c.findings.length) now.add(c.uri);
       } catch (e) {
         ctx.log(`reading [tool.vis-authoring] failed: ${e instanceof Error ? e.message : String(e)}`);
-        continue;
-      }
-      for (const { uri, findings } of configs) {
-        if (seen.has(uri)) continue;
-        seen.add(uri);
-        if (!findings.length && !configPublished.has(uri)) continue;
-        send({ uri, diagnostics: findings.map((f) => toDiagnostic(f)) });
-        if (findings.length) configPublished.add(uri);
-        else configPublished.delete(uri);
       }
     }
-    for (const uri of configPublished) {
-      if (seen.has(uri)) continue;
-      configPublished.delete(uri);
-      send({ uri, diagnostics: [] });
-    }
+    for (const uri of new Set([...now, ...configPublished])) guard(uri, () => publishOne(uri, true));
+    configPublished.clear();
+    for (const uri of now) configPublished.add(uri);
   };
 
   const schedule = (uri: string) => {

@@ -1,8 +1,9 @@
-// Every rule id the product reports, in one list: the per-module rules (`allRules`), the workspace rules,
+// Every rule id the product reports, in one list: the per-module rules (`allRules`), the workspace and manifest rules,
 // and the checks of suppression comments and configuration. Configuration, the CLI (`explain`, SARIF),
 // the documentation pages and their test read it, so a new rule needs no other registration.
 import { allRules } from './index';
 import { configRules } from '../config/rules';
+import { manifestRules } from './manifest';
 import { suppressionRules } from './suppression';
 import type { Severity } from './types';
 import { workspaceRules } from './workspace';
@@ -17,7 +18,7 @@ export interface RuleInfo {
 let catalog: RuleInfo[] | undefined;
 
 export function ruleCatalog(): RuleInfo[] {
-  return (catalog ??= [...allRules, ...workspaceRules, ...suppressionRules, ...configRules].map((r) => ({
+  return (catalog ??= [...allRules, ...workspaceRules, ...manifestRules, ...suppressionRules, ...configRules].map((r) => ({
     id: r.id,
     severity: r.severity,
     summary: r.summary,

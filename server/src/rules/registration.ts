@@ -109,7 +109,9 @@ export const registrationRules: Rule[] = [
       // A registration call that fails (REG-003, SDK-002) is the error Vis reports, not a missing one.
       if (model.calls.some((c) => c.sdk && REGISTRATION_NAMES.includes(c.sdk.member))) return;
       const where = model.sdkImports[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-      report(where, `${path} never called ${registerName(model.generation)}(...)`, registrationFix(model, source()));
+      // Vis's own words: G3 hosts name the whole call (`vis.register_extension(vis.Extension(...))`).
+      const call = model.generation === 'G3' ? 'vis.register_extension(vis.Extension(...))' : `${registerName(model.generation)}(...)`;
+      report(where, `${path} never called ${call}`, registrationFix(model, source()));
     },
   },
   {
