@@ -15,6 +15,7 @@ import type { Analysis } from '../analysis';
 import { scanComments } from '../model/comments';
 import { TYPED_MODULE, resolve } from '../model/sdk';
 import type { Call, Model } from '../model/types';
+import type { Finding } from '../rules/types';
 import { hasSplat, positional } from '../rules/util';
 import { bindSdkCall, everMember, memberOfCall, paramsOf, scopeOf } from '../sdk/table';
 import type { Program } from '../workspace/program';
@@ -56,7 +57,7 @@ function compute(program: Program, uri: string, text: string, analysis: Analysis
 }
 
 /** The edits of the migration, from the model and text alone (not yet checked by analysing the result). */
-export function planMigration(model: Model, text: string, analysis: { findings: readonly { severity: string; rule: string; message: string; uri?: string; range: { start: { line: number } } }[] }): Migration {
+export function planMigration(model: Model, text: string, analysis: { findings: readonly Finding[] }): Migration {
   if (model.generation !== 'G1') return { reason: 'this file is not a G1 extension (import vis)' };
   const error = analysis.findings.find((f) => f.severity === 'error' && !f.uri);
   if (error) return { reason: `fix the file's errors first (line ${error.range.start.line + 1}: [${error.rule}] ${error.message})` };
@@ -95,7 +96,7 @@ export function planMigration(model: Model, text: string, analysis: { findings: 
   for (let m = member.exec(text); m; m = member.exec(text)) {
     const pos = source.positionAt(m.index);
     if (comments.some((c) => c.line === pos.line && c.character <= pos.character)) continue;
-    const builder = m[1] === 'extension' || m[1] in RENAMES;
+    const builder = m[1] === 'extension' || Object.hasOwn(RENAMES, m[1]);
     if (builder && !rewritten.has(`${pos.line}:${pos.character}`)) return { reason: `${m[0]} on line ${pos.line + 1} is not a declaration at module level: migrate it by hand` };
     // Everything else the file reads from vis must exist in the typed SDK under the same name.
     if (!builder && !everMember(TYPED_MODULE, m[1])) return { reason: `${m[0]} (line ${pos.line + 1}) has no counterpart in the typed SDK: migrate it by hand` };
