@@ -109,24 +109,26 @@ export function registerDiagnostics(ctx: ServerContext) {
     }
   };
 
-  /** pyproject.toml files with CFG-001 findings when last looked. */
-  const configPublished = new Set<string>();
+  /** pyproject.toml files with CFG-001 findings when last looked, and what those were. */
+  const configPublished = new Map<string, string>();
   /**
-   * Publishes the pyproject.toml files whose `[tool.vis-authoring]` holds what cannot be applied
-   * (CFG-001, part of their analysis), and those that held it before.
+   * Publishes the pyproject.toml files whose `[tool.vis-authoring]` findings (CFG-001, part of their
+   * analysis) changed since they were last published, those that had some before included.
    */
   const publishConfig = () => {
-    const now = new Set<string>();
+    const now = new Map<string, string>();
     for (const program of ctx.workspace.all()) {
       try {
-        if (ctx.settings.enable) for (const c of program.configFindings()) if (c.findings.length) now.add(c.uri);
+        if (ctx.settings.enable) for (const c of program.configFindings()) if (c.findings.length) now.set(c.uri, JSON.stringify(c.findings));
       } catch (e) {
         ctx.log(`reading [tool.vis-authoring] failed: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    for (const uri of new Set([...now, ...configPublished])) guard(uri, () => publishOne(uri, true));
+    for (const uri of new Set([...now.keys(), ...configPublished.keys()])) {
+      if (now.get(uri) !== configPublished.get(uri)) guard(uri, () => publishOne(uri, true));
+    }
     configPublished.clear();
-    for (const uri of now) configPublished.add(uri);
+    for (const [uri, key] of now) configPublished.set(uri, key);
   };
 
   const schedule = (uri: string) => {
