@@ -6,8 +6,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { editsBetween, fixAll } from '../../server/src/fixes/fixAll';
 import { initParser } from '../../server/src/parse/parser';
 import { ruleCatalog } from '../../server/src/rules/catalog';
-import { Program } from '../../server/src/workspace/program';
-import { pyLines } from '../helpers/fixture';
+import { openProgram, pyLines } from '../helpers/fixture';
 
 before(async () => {
   await initParser();
@@ -17,8 +16,7 @@ const URI = 'file:///work/ext/extension.py';
 
 /** A program with one open document, as the editor has it. */
 function open(text: string) {
-  const doc = { version: 1, text };
-  const program = new Program({ open: (u) => (u === URI ? doc : undefined) });
+  const program = openProgram(URI, text);
   return { program, findings: () => program.analysis(URI)!.findings };
 }
 

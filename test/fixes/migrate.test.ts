@@ -6,8 +6,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { g1ToolName, migrationToG3 } from '../../server/src/fixes/migrate';
 import { initParser } from '../../server/src/parse/parser';
 import { symbolInfos } from '../../server/src/contracts/symbols';
-import { Program } from '../../server/src/workspace/program';
-import { pyLines } from '../helpers/fixture';
+import { openProgram, pyLines } from '../helpers/fixture';
 
 before(async () => {
   await initParser();
@@ -16,8 +15,7 @@ before(async () => {
 const URI = 'file:///work/.vis/extensions/counter.py';
 
 function migrate(text: string) {
-  const doc = { version: 1, text };
-  const program = new Program({ open: (u) => (u === URI ? doc : undefined) });
+  const program = openProgram(URI, text);
   const m = migrationToG3(program, URI, text, program.analysis(URI)!);
   return 'reason' in m ? { reason: m.reason } : { text: TextDocument.applyEdits(TextDocument.create(URI, 'python', 1, text), m.edits) };
 }
@@ -76,8 +74,7 @@ describe('G1 → G3 migration', () => {
         .replace(/\)\n$/, '))\n'),
     );
     // The tools keep the names the model called them by in G1.
-    const doc = { version: 1, text: r.text! };
-    const program = new Program({ open: (u) => (u === URI ? doc : undefined) });
+    const program = openProgram(URI, r.text!);
     const after = program.analysis(URI)!;
     assert.equal(after.model.generation, 'G3');
     assert.deepEqual(after.findings.filter((f) => f.severity === 'error'), []);
