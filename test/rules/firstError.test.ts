@@ -52,9 +52,11 @@ describe('only the first error Python raises per call', () => {
     assert.deepEqual(errors(text).map((f) => f.rule), ['EXT-005', 'SYM-004', 'ACT-003']);
   });
 
-  it('a rule turned off hides its error; the next check does not take its place (Python still raises the first)', () => {
-    const text = G3 + 'vis.register_extension(vis.Extension(name="", description=""))\n';
-    assert.deepEqual(errors(text, { 'EXT-003': 'off' }), []);
+  it('an error the author chose not to see (its rule off, a suppression comment) lets the next check of the call through', () => {
+    const text = G3 + 'vis.register_extension(vis.Extension(name="", description="", version=1))\n';
+    assert.deepEqual(errors(text).map((f) => f.rule), ['EXT-003']);
+    assert.deepEqual(errors(text, { 'EXT-003': 'off' }).map((f) => f.rule), ['EXT-004']);
+    assert.deepEqual(errors(text.replace('))\n', '))  # vis: ignore[EXT-003, EXT-004]\n')).map((f) => f.rule), ['EXT-006']);
   });
 
   it('advice stays beside the error: a warning is no error Python raises', () => {

@@ -490,6 +490,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
     decorators: readDecorators(outer),
     docstring: docstringOf(body ?? null),
+    bodyStart: body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined,
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
 }

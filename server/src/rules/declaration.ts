@@ -2,7 +2,9 @@
 // TypeError for an unknown keyword, a value given twice, too many positional arguments or a missing one),
 // then the constructor checks its fields in order and raises at the first check that fails. A call gets
 // exactly that one error, whichever rule it belongs to: each rule reports a call only when its check is
-// the first that fails, so one mistake gives one diagnostic and never a cascade (issue 10 item 2).
+// the first that fails, so one mistake gives one diagnostic and never a cascade (issue 10 item 2). An
+// error the author chose not to see (its rule turned off, a suppression comment) stands aside for the
+// next check, as it would once fixed.
 //
 // A family is the ordered checks of one SDK member (`vis.Activity`, `vis.Provider`...); its rules are
 // made from it with `familyRules`, one per rule id, so settings, suppressions and documentation stay per
@@ -10,7 +12,8 @@
 // find fails the call whether or not the unknown one would have failed first.
 import { bodyCalls, functionNamed, isKnown, resolve } from '../model/sdk';
 import type { Argument, Call, Model, ParamKind, Range, SdkFlavour, Value } from '../model/types';
-import { acceptedParams, memberOfCall, paramsOf, pythonCallName, scopeOf, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
+import { acceptedKeywords, acceptedParams, memberOfCall, paramsOf, pythonCallName, scopeOf, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
+import { dropArgument, nearestKeyword, type FixChoice } from './fixes';
 import type { Fix, ReportOptions, Rule, RuleContext, Severity } from './types';
 import { callsOf, pythonNameList } from './util';
 
@@ -55,6 +58,10 @@ export interface CallFamily {
   steps: Step[];
   /** Module-level calls only (the Symbol analysis); by default calls in function bodies are checked too. */
   moduleOnly?: boolean;
+  /** Keywords of older docs that are not this member's: their removal is offered beside the rename. */
+  removable?: readonly string[];
+  /** The fix of too many positional arguments, when one is safe (naming them). */
+  positionalFix?: (c: CallCheck) => Fix | undefined;
 }
 
 /** What a rule documents about itself. */
@@ -65,6 +72,8 @@ export interface RuleDoc {
   severity?: Severity;
   /** Checks of the same rule that are not about one call's arguments (a decorator stacked wrongly). */
   also?: (ctx: RuleContext) => void;
+  /** Some of its findings carry a safe fix (its page shows it). */
+  fixable?: boolean;
 }
 
 export const BINDING_RULE = 'SDK-003';
@@ -76,7 +85,8 @@ interface Binding {
   bound: Map<string, Argument>;
   /** A splat may give parameters that are not bound. */
   open: boolean;
-  error?: { kind: BindingError; message: string; range: Range };
+  /** Python's TypeError, with the argument it is about (an unexpected keyword or one given twice). */
+  error?: { kind: BindingError; message: string; range: Range; arg?: Argument };
 }
 
 const isPositional = (p: SdkParam) => p.kind === 'positional_only' || p.kind === 'positional_or_keyword';
@@ -115,10 +125,10 @@ export function bindPython(member: SdkMember, params: readonly SdkParam[], call:
     if (!p || p.kind === 'positional_only') {
       if (varkw) continue;
       error = p
-        ? { kind: 'unexpected', message: `${name} got some positional-only arguments passed as keyword arguments: '${a.name}'`, range: at }
-        : { kind: 'unexpected', message: `${name} got an unexpected keyword argument '${a.name}'`, range: at };
+        ? { kind: 'unexpected', message: `${name} got some positional-only arguments passed as keyword arguments: '${a.name}'`, range: at, arg: a }
+        : { kind: 'unexpected', message: `${name} got an unexpected keyword argument '${a.name}'`, range: at, arg: a };
     } else if (bound.has(p.name) && bound.get(p.name) !== a) {
-      if (!posUnknown) error = { kind: 'multiple', message: `${name} got multiple values for argument '${p.name}'`, range: at };
+      if (!posUnknown) error = { kind: 'multiple', message: `${name} got multiple values for argument '${p.name}'`, range: at, arg: a };
     } else bound.set(p.name, a);
   }
   if (!error && extra.length && !varargs && !posUnknown) {
@@ -217,6 +227,26 @@ function report(ctx: RuleContext, f: Failure): void {
   ctx.report(f.range, f.message, f.fix, f.options);
 }
 
+/** A failure with a fix choice: the safe fix, and suggestions (quick fixes only). */
+export function withChoice(f: Failure, choice: FixChoice): Failure {
+  const suggestions = [...(f.options?.suggestions ?? []), ...(choice.suggestions ?? [])];
+  return { ...f, fix: f.fix ?? choice.fix, options: suggestions.length ? { ...f.options, suggestions } : f.options };
+}
+
+/** The fix of a binding error: an unexpected keyword renamed to the nearest accepted one (or dropped, for old docs' keywords), positional arguments named. */
+function bindingChoice(family: CallFamily, u: BoundCall): FixChoice {
+  const error = u.binding.error;
+  if (!error) return {};
+  const { ctx, call, member, scope } = u.check;
+  if (error.kind === 'unexpected' && error.arg?.name !== undefined) {
+    const choice = nearestKeyword(call, error.arg, acceptedKeywords(member, scope));
+    const drop = family.removable?.includes(error.arg.name) ? dropArgument(ctx, call, error.arg, `Remove ${error.arg.name}=`) : undefined;
+    return drop ? { ...choice, suggestions: [...(choice.suggestions ?? []), { ...drop, preferred: false }] } : choice;
+  }
+  if (error.kind === 'positional' && family.positionalFix) return { fix: family.positionalFix(u.check) };
+  return {};
+}
+
 /** One check of a chain: the rule (or, for a check that decides it, the rules) its failure belongs to. */
 export interface ChainStep<U> {
   id: string | readonly string[];
@@ -234,13 +264,15 @@ const idsOf = (s: ChainStep<unknown>) => (typeof s.id === 'string' ? [s.id] : s.
 
 /**
  * The rules of some chains: one per documented id. A unit is reported by the rule of its first failing
- * check only; the checks after the last one of a rule are not run for it (they cannot change which is first).
+ * check that is shown (`RuleContext.shown`); the checks after the last one of a rule are not run for it
+ * (they cannot change which is first).
  */
 export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>[]): Rule[] {
   return docs.map((doc) => ({
     id: doc.id,
     severity: doc.severity ?? 'error',
     summary: doc.summary,
+    ...(doc.fixable ? { fixable: true } : {}),
     check(ctx: RuleContext) {
       for (const chain of chains) {
         let last = -1;
@@ -253,7 +285,11 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
             const step = chain.steps[i];
             const failure = step.check(unit, ctx);
             if (!failure) continue;
-            if ((failure.id ?? idsOf(step)[0]) === doc.id) report(ctx, failure);
+            const id = failure.id ?? idsOf(step)[0];
+            if (id === doc.id) report(ctx, failure);
+            // An earlier error the author chose not to see (the rule off, a suppression comment) stands aside.
+            else if (!ctx.shown(id, failure.range)) continue;
+            else if (ctx.masked) maskedBehind(unit, ctx, chain, doc.id, i + 1, last);
             break;
           }
         }
@@ -261,6 +297,19 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
       doc.also?.(ctx);
     },
   }));
+}
+
+/**
+ * This rule's failure of a unit that an earlier error hides (`RuleContext.masked`): a suppression of it
+ * is in use, for it will show once the earlier error is fixed.
+ */
+function maskedBehind<U>(unit: U, ctx: RuleContext, chain: Chain<U>, id: string, from: number, last: number): void {
+  for (let i = from; i <= last; i++) {
+    const step = chain.steps[i];
+    if (!idsOf(step).includes(id)) continue;
+    const failure = step.check(unit, ctx);
+    if (failure && (failure.id ?? idsOf(step)[0]) === id) return ctx.masked!(id, failure.range);
+  }
 }
 
 /** A call of a family with its binding, computed when first asked for. */
@@ -282,7 +331,7 @@ function chainOf(family: CallFamily): Chain<BoundCall> {
   return {
     units: (ctx) => boundCalls(ctx, family),
     steps: [
-      { id: bindingIds(family), check: (u) => (u.binding.error ? { ...u.binding.error, id: bindingId(family, u.binding.error.kind) } : undefined) },
+      { id: bindingIds(family), check: (u) => (u.binding.error ? { ...withChoice(u.binding.error, bindingChoice(family, u)), id: bindingId(family, u.binding.error.kind) } : undefined) },
       ...family.steps.map((s): ChainStep<BoundCall> => ({ id: s.id, check: (u) => s.check(u.check) })),
     ],
   };
@@ -301,11 +350,12 @@ export function bindingRule(families: readonly CallFamily[]): Rule {
   return {
     id: BINDING_RULE,
     severity: 'error',
+    fixable: true,
     summary: "An SDK declaration or call whose arguments do not bind to its parameters in the file's SDK version: Python's own TypeError (an unknown keyword, too many positional arguments, a missing required one).",
     check(ctx) {
       for (const family of families) {
-        for (const { binding } of boundCalls(ctx, family)) {
-          if (binding.error && bindingId(family, binding.error.kind) === BINDING_RULE) report(ctx, binding.error);
+        for (const u of boundCalls(ctx, family)) {
+          if (u.binding.error && bindingId(family, u.binding.error.kind) === BINDING_RULE) report(ctx, withChoice(u.binding.error, bindingChoice(family, u)));
         }
       }
     },
@@ -321,6 +371,7 @@ export function callRule(doc: RuleDoc, flavour: SdkFlavour, member: string, chec
     id: doc.id,
     severity: doc.severity ?? 'warning',
     summary: doc.summary,
+    ...(doc.fixable ? { fixable: true } : {}),
     check(ctx) {
       for (const u of boundCalls(ctx, { flavour, member, steps: [] })) if (!u.binding.error) check(u.check);
     },

@@ -3,7 +3,9 @@
 import { TYPED_MODULE, isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
 import { pyStrip } from '../model/literals';
 import type { Model, Value } from '../model/types';
-import type { Fix, Rule } from './types';
+import type { Fix, Rule, RuleContext } from './types';
+import { addArgument, aliasOf, inList, isLiteralAt } from './fixes';
+import { pyString, quoteLike } from '../fixes/edits';
 import { acceptedParams, scopeOf, sdkMember } from '../sdk/table';
 import { at, familyRules, itemsOf, type CallCheck, type CallFamily, type Failure, type RuleDoc } from './declaration';
 import { isEnvName, typedModuleAlias } from './util';
@@ -12,6 +14,22 @@ import { isEnvName, typedModuleAlias } from './util';
 function collections(model: Model): { field: string; cls: string }[] {
   const member = sdkMember(scopeOf(model), TYPED_MODULE, 'Extension');
   return member ? acceptedParams(member, scopeOf(model)).flatMap((p) => (p.holds ? [{ field: p.name, cls: p.holds }] : [])) : [];
+}
+
+/** The fields of the file's `Extension`, in the order the dataclass declares them. */
+function fields(model: Model): string[] {
+  const member = sdkMember(scopeOf(model), TYPED_MODULE, 'Extension');
+  return member ? acceptedParams(member, scopeOf(model)).map((p) => p.name) : [];
+}
+
+/** Positional arguments named after the fields they stand for, in the dataclass's field order. */
+function nameTheArguments(c: CallCheck): Fix | undefined {
+  const pos = c.call.args.filter((a) => a.name === undefined && !a.splat);
+  const named = new Set(c.call.args.flatMap((a) => (a.name ? [a.name] : [])));
+  const all = fields(c.model);
+  const names = all.slice(0, pos.length);
+  if (!pos.length || pos.length > all.length || names.some((f) => named.has(f))) return undefined;
+  return { title: `Name the arguments (${names.map((f) => `${f}=`).join(', ')})`, edits: pos.map((a, i) => ({ range: { start: a.range.start, end: a.range.start }, newText: `${names[i]}=` })) };
 }
 
 const isBlankOrNotStr = (v: Value) => v.kind !== 'str' || pyStrip(v.value) === '';
@@ -24,10 +42,6 @@ function requireText(field: 'name' | 'description') {
   };
 }
 
-function slug(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'ext';
-}
-
 function aliasWithSymbols(c: CallCheck): Failure | undefined {
   const symbols = c.arg('symbols');
   if (!symbols || truthy(symbols) !== true) return undefined;
@@ -36,20 +50,21 @@ function aliasWithSymbols(c: CallCheck): Failure | undefined {
   const message = 'vis.Extension requires alias=<string> when symbols are declared';
   if (alias) return at(alias, message);
   // No alias at all: the cause is the declaration, not the list of its symbols.
-  let fix: Fix | undefined;
   const anchor = c.written('name') ?? c.written('description');
-  if (anchor) {
-    const name = c.arg('name');
-    const value = slug(name?.kind === 'str' ? name.value : 'ext');
-    fix = { title: `Add alias="${value}"`, edits: [{ range: { start: anchor.range.end, end: anchor.range.end }, newText: `, alias="${value}"` }] };
-  }
+  const name = c.arg('name');
+  const value = aliasOf(name?.kind === 'str' ? name.value : 'ext');
+  const fix = anchor ? addArgument(c.ctx, c.call, `alias=${pyString(value, quoteLike(c.call))}`, `Add alias="${value}"`, anchor) : undefined;
   return { range: c.call.calleeRange, message, fix };
 }
 
 function stringFields(c: CallCheck): Failure | undefined {
   for (const field of ['version', 'kind', 'alias']) {
     const v = c.arg(field);
-    if (v && isKnown(v) && v.kind !== 'none' && v.kind !== 'str') return at(v, `vis.Extension ${field} must be a string`);
+    const written = c.written(field)?.value;
+    if (!v || !written || !isKnown(v) || v.kind === 'none' || v.kind === 'str') continue;
+    // A number where text belongs, quoted as written (`version=1.2` → `version="1.2"`).
+    const quoted = (v.kind === 'int' || v.kind === 'float') && written.kind === v.kind && isLiteralAt(c.ctx, written) ? pyString(written.text, quoteLike(c.call)) : undefined;
+    return at(v, `vis.Extension ${field} must be a string`, { fix: quoted ? { title: `Write ${field}=${quoted}`, edits: [{ range: written.range, newText: quoted }] } : undefined });
   }
   return undefined;
 }
@@ -76,7 +91,7 @@ function collectionsHold(c: CallCheck): Failure | undefined {
     // A list comprehension is a list, of items that are not known.
     if (!written || !v || !isKnown(v) || (v.kind === 'comprehension' && v.of === 'list')) continue;
     const message = `vis.Extension ${field} must contain ${cls} declarations`;
-    if (v.kind !== 'list' && v.kind !== 'tuple') return at(v, message, { fix: wrapFix(v, written.value, cls) });
+    if (v.kind !== 'list' && v.kind !== 'tuple') return at(v, message, { fix: wrapFix(c.ctx, v, written.value, cls) });
     for (const raw of v.items) {
       const item = resolve(c.model, raw);
       if (!isKnown(item)) continue;
@@ -96,7 +111,8 @@ function collectionsHold(c: CallCheck): Failure | undefined {
 function envList(c: CallCheck): Failure | undefined {
   const v = c.arg('env');
   if (v && isKnown(v) && v.kind !== 'list' && v.kind !== 'tuple' && !(v.kind === 'comprehension' && v.of === 'list')) {
-    return at(v, 'vis.Extension env must be a list or tuple of environment variable names');
+    const written = c.written('env')!.value;
+    return at(v, 'vis.Extension env must be a list or tuple of environment variable names', { fix: v.kind === 'str' && isLiteralAt(c.ctx, written) ? inList(written) : undefined });
   }
   return undefined;
 }
@@ -108,27 +124,42 @@ function envEntries(c: CallCheck): Failure | undefined {
   return undefined;
 }
 
-/** `symbols=vis.Symbol(f)` → `symbols=[vis.Symbol(f)]`: a bare declaration where a list belongs. */
-function wrapFix(v: Value, written: Value, cls: string): Fix | undefined {
+/**
+ * A collection written as something else: a lone declaration put in a list (`symbols=vis.Symbol(f)` →
+ * `symbols=[vis.Symbol(f)]`), a generator or a set made a list. Written in place only (not a name bound elsewhere).
+ */
+function wrapFix(ctx: RuleContext, v: Value, written: Value, cls: string): Fix | undefined {
+  if (!isLiteralAt(ctx, written)) return undefined;
+  if (v.kind === 'comprehension' && v.of === 'generator') return inList(written, 'Make it a list');
+  if (v.kind === 'set' && written.kind === 'set' && written.text.startsWith('{') && written.text.endsWith('}')) {
+    const end = written.range.end;
+    return {
+      title: 'Make it a list',
+      edits: [
+        { range: { start: written.range.start, end: { line: written.range.start.line, character: written.range.start.character + 1 } }, newText: '[' },
+        { range: { start: { line: end.line, character: end.character - 1 }, end }, newText: ']' },
+      ],
+    };
+  }
   if (v.kind !== 'call') return undefined;
   const s = sdkCall(v.call);
   if (s?.flavour !== 'typed' || s.member !== cls) return undefined;
-  return { title: `Put the ${cls} in a list`, edits: [{ range: written.range, newText: `[${written.text}]` }] };
+  return inList(written, `Put the ${cls} in a list`);
 }
 
 const DOCS: RuleDoc[] = [
-  { id: 'EXT-001', summary: 'Extension takes keyword arguments only.' },
+  { id: 'EXT-001', summary: 'Extension takes keyword arguments only.', fixable: true },
   { id: 'EXT-002', summary: 'Extension requires name= and description=.' },
   { id: 'EXT-003', summary: 'Extension name must be a non-blank string.' },
   { id: 'EXT-004', summary: 'Extension description must be a non-blank string.' },
-  { id: 'EXT-005', summary: 'An Extension that declares symbols needs an alias.' },
-  { id: 'EXT-006', summary: 'Extension version, kind and alias are strings or None.' },
+  { id: 'EXT-005', summary: 'An Extension that declares symbols needs an alias.', fixable: true },
+  { id: 'EXT-006', summary: 'Extension version, kind and alias are strings or None.', fixable: true },
   { id: 'EXT-007', summary: 'Extension ctx and activation are callables or None.' },
   { id: 'EXT-008', summary: 'Extension prompt is text, a callable or None.' },
-  { id: 'EXT-009', summary: 'Extension collections are lists or tuples of the matching declarations.' },
-  { id: 'EXT-010', summary: 'Extension env is a list or tuple of names.' },
+  { id: 'EXT-009', summary: 'Extension collections are lists or tuples of the matching declarations.', fixable: true },
+  { id: 'EXT-010', summary: 'Extension env is a list or tuple of names.', fixable: true },
   { id: 'EXT-011', summary: 'Extension env entries are environment variable names.' },
-  { id: 'EXT-012', summary: "Extension takes only the fields of the file's SDK version (language_tools= and settings= exist in some versions only)." },
+  { id: 'EXT-012', summary: "Extension takes only the fields of the file's SDK version (language_tools= and settings= exist in some versions only).", fixable: true },
 ];
 
 export const extensionFamilies: CallFamily[] = [
@@ -136,6 +167,7 @@ export const extensionFamilies: CallFamily[] = [
     flavour: 'typed',
     member: 'Extension',
     binding: { unexpected: 'EXT-012', multiple: 'EXT-012', positional: 'EXT-001', missing: 'EXT-002' },
+    positionalFix: nameTheArguments,
     steps: [
       { id: 'EXT-003', check: requireText('name') },
       { id: 'EXT-004', check: requireText('description') },

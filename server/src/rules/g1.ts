@@ -4,7 +4,9 @@ import { functionNamed, isCallable, isKnown, resolve, truthy } from '../model/sd
 import { pyRepr, pyReprValue, pyStr, pyStrip } from '../model/literals';
 import type { Rule } from './types';
 import { tagsOf, vocabularyList } from '../sdk/table';
-import { at, familyRules, type CallCheck, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { at, familyRules, withChoice, type CallCheck, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { addArgument, aliasOf, docstringSuggestion, inList, isLiteralAt, nearestValue } from './fixes';
+import { pyString, quoteLike } from '../fixes/edits';
 import { callsOf, isEnvName } from './util';
 
 const requireG1Text =
@@ -21,15 +23,15 @@ const DOCS: RuleDoc[] = [
   { id: 'G1-EXT-1', summary: 'vis.extension(...) is called once per file.' },
   { id: 'G1-EXT-2', summary: 'vis.extension name is a non-empty string.' },
   { id: 'G1-EXT-3', summary: 'vis.extension description is a non-empty string.' },
-  { id: 'G1-EXT-4', summary: 'vis.extension needs an alias when symbols are declared.' },
+  { id: 'G1-EXT-4', summary: 'vis.extension needs an alias when symbols are declared.', fixable: true },
   { id: 'G1-EXT-5', summary: 'vis.extension ctx is a callable.' },
-  { id: 'G1-EXT-6', summary: 'vis.extension env is a list of names.' },
+  { id: 'G1-EXT-6', summary: 'vis.extension env is a list of names.', fixable: true },
   { id: 'G1-EXT-7', summary: 'vis.extension env entries are environment variable names.' },
-  { id: 'G1-EXT-8', summary: 'vis.extension takes only its declared parameters.' },
+  { id: 'G1-EXT-8', summary: 'vis.extension takes only its declared parameters.', fixable: true },
   { id: 'G1-SYM-1', summary: 'vis.symbol wraps a callable.' },
-  { id: 'G1-SYM-2', summary: 'vis.symbol tag is in the tag vocabulary of the SDK version (observation or mutation).' },
+  { id: 'G1-SYM-2', summary: 'vis.symbol tag is in the tag vocabulary of the SDK version (observation or mutation).', fixable: true },
   { id: 'G1-SYM-3', summary: 'A vis.symbol function has a docstring.' },
-  { id: 'G1-SYM-4', summary: 'vis.symbol takes only the parameters of its SDK version (fn, name, tag, is_hidden; hidden before Vis 0.1.41).' },
+  { id: 'G1-SYM-4', summary: 'vis.symbol takes only the parameters of its SDK version (fn, name, tag, is_hidden; hidden before Vis 0.1.41).', fixable: true },
 ];
 
 export const g1Families: CallFamily[] = [
@@ -51,7 +53,12 @@ export const g1Families: CallFamily[] = [
           if (!symbols || truthy(symbols) !== true) return undefined;
           const alias = c.arg('alias');
           if (alias ? truthy(alias) !== false : !c.absent('alias')) return undefined;
-          return { range: alias?.range ?? symbols.range, message: 'vis.extension(...) requires alias=<string> when symbols= is declared' };
+          // Added after name= when it is given by keyword (a positional name keeps its place).
+          const nameArg = c.call.args.find((a) => a.name === 'name');
+          const name = c.arg('name');
+          const value = aliasOf(name?.kind === 'str' ? name.value : 'ext');
+          const fix = !alias && nameArg ? addArgument(c.ctx, c.call, `alias=${pyString(value, quoteLike(c.call))}`, `Add alias="${value}"`, nameArg) : undefined;
+          return { range: alias?.range ?? symbols.range, message: 'vis.extension(...) requires alias=<string> when symbols= is declared', fix };
         },
       },
       {
@@ -66,7 +73,7 @@ export const g1Families: CallFamily[] = [
         check(c) {
           const v = c.arg('env');
           const notIterable = v && ['int', 'float', 'complex', 'bool', 'function', 'lambda', 'ellipsis'].includes(v.kind);
-          return v && (v.kind === 'str' || notIterable) ? at(v, 'vis.extension(...) env= must be a list of environment variable names') : undefined;
+          return v && (v.kind === 'str' || notIterable) ? at(v, 'vis.extension(...) env= must be a list of environment variable names', { fix: v.kind === 'str' && isLiteralAt(c.ctx, v) ? inList(v) : undefined }) : undefined;
         },
       },
       {
@@ -87,6 +94,8 @@ export const g1Families: CallFamily[] = [
     flavour: 'g1',
     member: 'symbol',
     binding: 'G1-SYM-4',
+    // The keywords of the older docs (G0) and the typed SDK's activity=: removal offered as a quick fix.
+    removable: ['schema', 'description', 'result', 'is_native_tool', 'render', 'color_role', 'activity'],
     steps: [
       {
         id: 'G1-SYM-1',
@@ -102,7 +111,7 @@ export const g1Families: CallFamily[] = [
           const tags = tagsOf(c.model);
           if (!tag || !isKnown(tag) || (tag.kind === 'str' && tags.includes(tag.value))) return undefined;
           const shown = pyReprValue(tag);
-          return shown !== undefined ? at(tag, `vis.symbol tag must be ${vocabularyList(tags)}, got ${shown}`) : undefined;
+          return shown !== undefined ? withChoice(at(tag, `vis.symbol tag must be ${vocabularyList(tags)}, got ${shown}`), nearestValue(c.ctx, tag, tags)) : undefined;
         },
       },
       {
@@ -117,7 +126,7 @@ export const g1Families: CallFamily[] = [
           if (decl?.docstring && pyStrip(decl.docstring) !== '') return undefined;
           // The cause is the def without a docstring; the call is where Vis raises.
           const related = decl ? { related: [{ uri: c.model.uri, range: fn.range, message: 'exported by this vis.symbol(...)' }] } : undefined;
-          return { range: decl ? decl.nameRange : fn.range, message: `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`, options: related };
+          return withChoice({ range: decl ? decl.nameRange : fn.range, message: `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`, options: related }, docstringSuggestion(c.ctx, decl));
         },
       },
     ],

@@ -7,7 +7,8 @@ import { isCallable, isKnown, resolve } from '../model/sdk';
 import type { Model, Value } from '../model/types';
 import { GATE_OPS } from '../sdk/vocabularies';
 import { scopeOf, vocabularyValues } from '../sdk/table';
-import { at, callRule, familyRules, type CallCheck, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { at, callRule, familyRules, withChoice, type CallCheck, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { argumentAt, dropArgument, inList, isLiteralAt, nearestValue, reportWith } from './fixes';
 import type { Rule, RuleContext } from './types';
 
 const GATE = GATE_OPS[0];
@@ -17,6 +18,13 @@ const knownOps = (model: Model) => vocabularyValues('op', scopeOf(model));
 const phases = (model: Model) => vocabularyValues('phase', scopeOf(model));
 
 const notCallable = (v: Value | undefined): v is Value => v !== undefined && isCallable(v) === false;
+
+/** A bare string or a generator where a list of ops belongs, put in a list. */
+function listable(ctx: RuleContext, v: Value) {
+  if (v.kind === 'str' && pyStrip(v.value) !== '' && isLiteralAt(ctx, v)) return inList(v);
+  if (v.kind === 'comprehension' && v.of === 'generator' && isLiteralAt(ctx, v)) return inList(v, 'Make it a list');
+  return undefined;
+}
 
 /** The ops as known strings, or undefined when the list (or any item) is not statically known. */
 function opsOf(model: Model, v: Value | undefined): string[] | undefined {
@@ -32,7 +40,7 @@ function opNameWarnings(ctx: RuleContext, v: Value | undefined): void {
   for (const raw of v.items) {
     const item = resolve(ctx.model, raw);
     if (item.kind === 'str' && pyStrip(item.value) !== '' && !known.includes(item.value)) {
-      ctx.report(raw.range, `unknown op ${pyRepr(item.value)}: Vis finds hooks by op name, so this hook never fires; documented ops are ${known.filter((o) => o !== 'grep').join(', ')}`);
+      reportWith(ctx, raw.range, `unknown op ${pyRepr(item.value)}: Vis finds hooks by op name, so this hook never fires; documented ops are ${known.filter((o) => o !== 'grep').join(', ')}`, nearestValue(ctx, item, known));
     }
   }
 }
@@ -43,16 +51,16 @@ const DOCS: RuleDoc[] = [
   { id: 'SLH-001', summary: 'SlashCommand name is a non-blank string.' },
   { id: 'SLH-002', summary: 'SlashCommand run is a callable.' },
   { id: 'SLH-003', summary: 'SlashCommand doc and usage are text or None.' },
-  { id: 'HOOK-001', summary: 'OpHook phase is before or after.' },
+  { id: 'HOOK-001', summary: 'OpHook phase is before or after.', fixable: true },
   { id: 'HOOK-002', summary: 'OpHook fn is a callable.' },
-  { id: 'HOOK-003', summary: 'OpHook ops is a non-empty list of op names (a bare string is refused).' },
+  { id: 'HOOK-003', summary: 'OpHook ops is a non-empty list of op names (a bare string is refused).', fixable: true },
   { id: 'HOOK-004', summary: 'The fs_access gate has a hook of its own.' },
-  { id: 'HOOK-005', summary: 'The fs_access gate is asked before, never after.' },
+  { id: 'HOOK-005', summary: 'The fs_access gate is asked before, never after.', fixable: true },
   { id: 'NF-001', summary: 'NetworkFilter fn is a callable.' },
   { id: 'G1-SL-1', summary: 'vis.slash takes a non-empty name and a callable run.' },
-  { id: 'G1-HK-1', summary: 'vis.op_hook: phase before or after, a callable fn, a non-empty ops list.' },
+  { id: 'G1-HK-1', summary: 'vis.op_hook: phase before or after, a callable fn, a non-empty ops list.', fixable: true },
   { id: 'G1-HK-2', summary: 'The fs_access gate has a hook of its own.' },
-  { id: 'G1-HK-3', summary: 'The fs_access gate is asked before, never after.' },
+  { id: 'G1-HK-3', summary: 'The fs_access gate is asked before, never after.', fixable: true },
   { id: 'G1-NF-1', summary: 'vis.network_filter wraps a callable.' },
 ];
 
@@ -86,7 +94,7 @@ export const hookFamilies: CallFamily[] = [
       check('HOOK-001', (c) => {
         const v = c.arg('phase');
         const known = phases(c.model);
-        return v && isKnown(v) && !(v.kind === 'str' && known.includes(v.value)) ? at(v, `vis.OpHook phase must be ${known.join(' or ')}`) : undefined;
+        return v && isKnown(v) && !(v.kind === 'str' && known.includes(v.value)) ? withChoice(at(v, `vis.OpHook phase must be ${known.join(' or ')}`), nearestValue(c.ctx, v, known)) : undefined;
       }),
       check('HOOK-002', (c) => {
         const v = c.arg('fn');
@@ -102,7 +110,7 @@ export const hookFamilies: CallFamily[] = [
             const i = resolve(c.model, raw);
             return isKnown(i) && (i.kind !== 'str' || pyStrip(i.value) === '');
           });
-        return bad ? at(v, 'vis.OpHook requires a non-empty ops list') : undefined;
+        return bad ? at(v, 'vis.OpHook requires a non-empty ops list', { fix: listable(c.ctx, v) }) : undefined;
       }),
       check('HOOK-004', (c) => {
         const ops = opsOf(c.model, c.arg('ops'));
@@ -110,7 +118,9 @@ export const hookFamilies: CallFamily[] = [
       }),
       check('HOOK-005', (c) => {
         const phase = c.arg('phase');
-        return opsOf(c.model, c.arg('ops'))?.includes(GATE) && phase?.kind === 'str' && phase.value === 'after' ? at(phase, 'vis.OpHook: a gate is asked before the operation runs') : undefined;
+        return opsOf(c.model, c.arg('ops'))?.includes(GATE) && phase?.kind === 'str' && phase.value === 'after'
+          ? at(phase, 'vis.OpHook: a gate is asked before the operation runs', { fix: dropArgument(c.ctx, c.call, argumentAt(c.call, phase), 'Remove phase="after" (a gate is asked before)') })
+          : undefined;
       }),
     ],
   },
@@ -149,7 +159,7 @@ export const hookFamilies: CallFamily[] = [
         const known = phases(c.model);
         if (!phase || !isKnown(phase) || (phase.kind === 'str' && known.includes(phase.value))) return undefined;
         const shown = pyReprValue(phase);
-        return shown !== undefined ? at(phase, `vis.op_hook phase must be ${known.join(' or ')}, got ${shown}`) : undefined;
+        return shown !== undefined ? withChoice(at(phase, `vis.op_hook phase must be ${known.join(' or ')}, got ${shown}`), nearestValue(c.ctx, phase, known)) : undefined;
       }),
       check('G1-HK-1', (c) => {
         const fn = c.arg('fn');
@@ -169,7 +179,7 @@ export const hookFamilies: CallFamily[] = [
       check('G1-HK-3', (c) => {
         const phase = c.arg('phase');
         return opsOf(c.model, c.arg('ops'))?.includes(GATE) && phase?.kind === 'str' && phase.value === 'after'
-          ? at(phase, "vis.op_hook: 'fs_access' is a gate, asked before the operation runs, so phase='after' means nothing")
+          ? at(phase, "vis.op_hook: 'fs_access' is a gate, asked before the operation runs, so phase='after' means nothing", { fix: dropArgument(c.ctx, c.call, argumentAt(c.call, phase), 'Remove the after phase (a gate is asked before)') })
           : undefined;
       }),
     ],
@@ -188,12 +198,12 @@ export const hookFamilies: CallFamily[] = [
 
 export const hookRules: Rule[] = [
   ...familyRules(DOCS, hookFamilies),
-  callRule({ id: 'HOOK-006', summary: "Op names the file's SDK version documents (an unknown op never fires)." }, 'typed', 'OpHook', (c) => opNameWarnings(c.ctx, c.arg('ops'))),
-  callRule({ id: 'G1-HK-4', summary: 'A bare string as ops is split into characters and never fires.' }, 'g1', 'op_hook', (c) => {
+  callRule({ id: 'HOOK-006', summary: "Op names the file's SDK version documents (an unknown op never fires).", fixable: true }, 'typed', 'OpHook', (c) => opNameWarnings(c.ctx, c.arg('ops'))),
+  callRule({ id: 'G1-HK-4', summary: 'A bare string as ops is split into characters and never fires.', fixable: true }, 'g1', 'op_hook', (c) => {
     const ops = c.arg('ops');
     if (ops?.kind !== 'str' || ops.value === '') return;
     const chars = [...ops.value].map(pyRepr).join(', ');
-    c.ctx.report(ops.range, `ops=${pyRepr(ops.value)} is split into its characters [${chars}], so this hook never fires; pass a list: ops=[${pyRepr(ops.value)}]`);
+    c.ctx.report(ops.range, `ops=${pyRepr(ops.value)} is split into its characters [${chars}], so this hook never fires; pass a list: ops=[${pyRepr(ops.value)}]`, isLiteralAt(c.ctx, ops) ? inList(ops) : undefined);
   }),
-  callRule({ id: 'G1-HK-5', summary: "Op names the file's SDK version documents (an unknown op never fires)." }, 'g1', 'op_hook', (c) => opNameWarnings(c.ctx, c.arg('ops'))),
+  callRule({ id: 'G1-HK-5', summary: "Op names the file's SDK version documents (an unknown op never fires).", fixable: true }, 'g1', 'op_hook', (c) => opNameWarnings(c.ctx, c.arg('ops'))),
 ];

@@ -2,9 +2,9 @@
 import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
-import type { Model } from '../model/types';
+import type { Model, Range } from '../model/types';
 import { activityFamilies, activityRules } from './activity';
-import { catalogFamilies, catalogRules } from './catalog';
+import { catalogFamilies, catalogRules } from './sdkCatalog';
 import { bindingRule } from './declaration';
 import { extensionFamilies, extensionRules } from './extension';
 import { fileRules } from './file';
@@ -20,7 +20,9 @@ import { sdkRules } from './sdk';
 import { settingFamilies, settingRules } from './settings';
 import { sequenceRules } from './sequence';
 import { symbolFamilies, symbolRules } from './symbols';
-import type { Finding, ModuleRole, Rule, Severity } from './types';
+import type { SeverityOverrides } from '../config/selection';
+import type { SourceText } from '../fixes/source';
+import type { Finding, ModuleRole, Rule } from './types';
 import { pathOf } from './util';
 
 /** The SDK calls whose arguments are bound as Python binds them (SDK-003 for those without a binding rule of their own). */
@@ -58,8 +60,7 @@ export const allRules: Rule[] = [
   ...routingRules,
 ];
 
-/** Per-rule severity overrides from the settings; `off` silences a rule. */
-export type SeverityOverrides = Record<string, Severity | 'off'>;
+export type { SeverityOverrides } from '../config/selection';
 
 /** Options every rule may read. */
 export interface RuleOptions {
@@ -70,6 +71,12 @@ export interface RuleOptions {
   /** The module's Symbol analysis through the program; by default the file is analysed alone. */
   symbols?: () => SymbolInfo[];
   resolver?: Resolver;
+  /** The text the model was built from (for fixes); undefined when it cannot be had any more. */
+  source?: () => SourceText | undefined;
+  /** Whether a suppression comment silences a finding of a rule at a range. */
+  suppressed?: (rule: string, range: Range) => boolean;
+  /** Told of failures an earlier error of their call hides (see `RuleContext.masked`). */
+  masked?: (rule: string, range: Range) => void;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
@@ -90,17 +97,31 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         return (infos = []);
       }
     });
+  let text: SourceText | undefined;
+  const source = () => (text ??= options.source?.());
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
     rule.check({
       model,
       path,
-      report: (range, message, fix, extra) => findings.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
+      report: (range, message, fix, extra) => {
+        const f: Finding = { rule: rule.id, severity, message, range };
+        // A fix elsewhere than the module (a finding on a sibling module) is not one: edits are in this module's coordinates.
+        const here = !extra?.uri || extra.uri === model.uri;
+        if (fix && rule.fixable && here) f.fix = fix;
+        if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
+        if (!here) f.uri = extra!.uri;
+        if (extra?.related?.length) f.related = extra.related;
+        findings.push(f);
+      },
       contractFormat,
       role: options.role ?? 'unknown',
       symbols,
       resolver: options.resolver ?? {},
+      source,
+      shown: (id, range) => overrides[id] !== 'off' && !options.suppressed?.(id, range),
+      ...(options.masked ? { masked: options.masked } : {}),
     });
   }
   return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

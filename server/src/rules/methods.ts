@@ -4,7 +4,8 @@ import { reprValue } from '../contracts/symbols';
 import { tagsOf, vocabularyList } from '../sdk/table';
 import { isCallable, isKnown, qualify } from '../model/sdk';
 import type { ClassDecl, Decorator, FunctionDecl, Model } from '../model/types';
-import { at, familyRules, isDeclaration, type CallFamily, type RuleDoc } from './declaration';
+import { at, familyRules, isDeclaration, withChoice, type CallFamily, type RuleDoc } from './declaration';
+import { nearestValue } from './fixes';
 import type { Rule, RuleContext } from './types';
 
 const METHOD = 'blockether.vis.extension.method';
@@ -41,7 +42,7 @@ function decoratesProperty(ctx: RuleContext): void {
 }
 
 const DOCS: RuleDoc[] = [
-  { id: 'MTH-001', summary: 'vis.method tag must be in the tag vocabulary.' },
+  { id: 'MTH-001', summary: 'vis.method tag must be in the tag vocabulary.', fixable: true },
   { id: 'MTH-002', summary: 'vis.method activity= must be a vis.Activity declaration.' },
   { id: 'MTH-003', summary: 'vis.method must decorate a callable (not a property).', also: decoratesProperty },
   { id: 'MTH-004', summary: 'vis.method takes at most one positional argument, and keywords tag, is_hidden, activity.' },
@@ -59,7 +60,7 @@ export const methodFamilies: CallFamily[] = [
           const v = c.arg('tag');
           if (!v || !isKnown(v)) return undefined;
           const vocab = tagsOf(c.model);
-          return v.kind === 'str' && vocab.includes(v.value) ? undefined : at(v, `vis.method tag must be ${vocabularyList(vocab)}, got ${reprValue(v)}`);
+          return v.kind === 'str' && vocab.includes(v.value) ? undefined : withChoice(at(v, `vis.method tag must be ${vocabularyList(vocab)}, got ${reprValue(v)}`), nearestValue(c.ctx, v.kind === 'str' ? v : undefined, vocab));
         },
       },
       {

@@ -5,7 +5,9 @@ import { mro } from '../contracts/objects';
 import { isKnown, resolve } from '../model/sdk';
 import type { ClassDecl, Decorator, Model } from '../model/types';
 import { allDecorated } from './methods';
-import { chainRules, type Failure, type RuleDoc } from './declaration';
+import { chainRules, withChoice, type Failure, type RuleDoc } from './declaration';
+import { swapLines } from '../fixes/edits';
+import { nearestValue } from './fixes';
 import type { Rule, RuleContext } from './types';
 import { isIdentifier, positional } from './util';
 
@@ -45,7 +47,9 @@ const binding: Check = ({ d }) => {
   if (!d.call) return { range: d.range, message: 'sequence() takes 0 positional arguments but 1 was given' };
   if (d.call.args.some((a) => a.splat)) return undefined;
   const pos = positional(d.call);
-  if (pos.length) return { range: { start: pos[0].range.start, end: pos[pos.length - 1].range.end }, message: `sequence() takes 0 positional arguments but ${pos.length} ${pos.length === 1 ? 'was' : 'were'} given` };
+  // `@vis.sequence("results")` → `@vis.sequence(field="results")`: the one positional argument is the field.
+  const named = pos.length === 1 && !d.call.args.some((a) => a.name === 'field') ? { title: 'Name it field=', edits: [{ range: { start: pos[0].range.start, end: pos[0].range.start }, newText: 'field=' }] } : undefined;
+  if (pos.length) return { range: { start: pos[0].range.start, end: pos[pos.length - 1].range.end }, message: `sequence() takes 0 positional arguments but ${pos.length} ${pos.length === 1 ? 'was' : 'were'} given`, fix: named };
   if (!d.call.args.some((a) => a.name === 'field')) return { range: d.call.calleeRange, message: "sequence() missing 1 required keyword-only argument: 'field'" };
   return undefined;
 };
@@ -59,6 +63,13 @@ const publicField: Check = ({ d }, ctx) => {
 const dataclassType: Check = ({ d, cls, index, decorators }, ctx) => {
   // Decorators apply bottom-up: a @dataclass below vis.sequence has already run.
   if (decorators.slice(index + 1).some((x) => isDataclassDecorator(ctx.model, x))) return undefined;
+  // Written right below @dataclass: the two swapped, so vis.sequence gets the dataclass.
+  const above = decorators[index - 1];
+  if (above && isDataclassDecorator(ctx.model, above)) {
+    const source = ctx.source();
+    const edits = source && swapLines(source, above.range, d.range);
+    return { range: d.range, message: 'sequence requires a dataclass type; apply it outside @dataclass', fix: edits ? { title: 'Apply @vis.sequence outside @dataclass', edits } : undefined };
+  }
   const scope = scopeOf(ctx.model, { entry: true });
   const order = mro({ k: 'class', scope, decl: cls, outer: [] }, {});
   if (!order.complete) return undefined;
@@ -75,14 +86,14 @@ const existingField: Check = ({ d, cls, index, decorators }, ctx) => {
   const ref = { k: 'class' as const, scope, decl: cls, outer: [] };
   if (!mro(ref, {}).complete) return undefined;
   const names = dataclassFields(ref, {}).map((x) => x.decl.name);
-  return names.includes(f.v.value) ? undefined : { range: f.arg.value.range, message: `sequence field '${f.v.value}' is not a dataclass field` };
+  return names.includes(f.v.value) ? undefined : withChoice({ range: f.arg.value.range, message: `sequence field '${f.v.value}' is not a dataclass field` }, nearestValue(ctx, { ...f.v, range: f.arg.value.range }, names));
 };
 
 const DOCS: RuleDoc[] = [
-  { id: 'SEQ-001', summary: 'vis.sequence takes field= as a keyword argument.' },
+  { id: 'SEQ-001', summary: 'vis.sequence takes field= as a keyword argument.', fixable: true },
   { id: 'SEQ-002', summary: 'vis.sequence field must be a public identifier.' },
-  { id: 'SEQ-003', summary: 'vis.sequence decorates a dataclass type, outside @dataclass.' },
-  { id: 'SEQ-004', summary: 'vis.sequence field must name one of the dataclass fields.' },
+  { id: 'SEQ-003', summary: 'vis.sequence decorates a dataclass type, outside @dataclass.', fixable: true },
+  { id: 'SEQ-004', summary: 'vis.sequence field must name one of the dataclass fields.', fixable: true },
 ];
 
 export const sequenceRules: Rule[] = chainRules(DOCS, [

@@ -8,30 +8,70 @@
 // where it is written (the def without a docstring, the attribute's assignment), with the `vis.Symbol(...)`
 // that exports it as related information, in this module or another.
 import type { Issue, SymbolInfo } from '../contracts/symbols';
+import { pyString } from '../fixes/edits';
 import { isKnown, resolve, sdkCall } from '../model/sdk';
 import type { Range } from '../model/types';
-import { BINDING_RULE, bindingError, chainRules, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { tagsOf } from '../sdk/table';
+import { BINDING_RULE, bindingError, chainRules, withChoice, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { docstringSuggestion, dropArgument, isLiteralAt, nearestValue, type FixChoice } from './fixes';
 import type { Rule, RuleContext, Severity } from './types';
-import { callsOf, keyword } from './util';
+import { callsOf, isIdentifier, keyword } from './util';
 
 const inside = (r: Range, outer: Range) =>
   (r.start.line > outer.start.line || (r.start.line === outer.start.line && r.start.character >= outer.start.character)) &&
   (r.end.line < outer.end.line || (r.end.line === outer.end.line && r.end.character <= outer.end.character));
 
-/** An issue where the declaration is written, pointing back at the Symbol that exports it when that is elsewhere. */
+/**
+ * An issue where the declaration is written, pointing back at the Symbol that exports it when that is
+ * elsewhere; with its fix when it is in this module (a fix's edits are in this module's coordinates).
+ */
 function issueFailure(ctx: RuleContext, info: SymbolInfo, issue: Issue): Failure {
   const uri = issue.uri ?? ctx.model.uri;
-  if (uri === ctx.model.uri && inside(issue.range, info.call.range)) return { range: issue.range, message: issue.message };
-  return {
-    range: issue.range,
-    message: issue.message,
-    options: { ...(uri !== ctx.model.uri ? { uri } : {}), related: [{ uri: ctx.model.uri, range: info.call.range, message: `exported by this ${info.call.callee}(...)` }] },
-  };
+  const choice = uri === ctx.model.uri ? issueFix(ctx, info, issue) : {};
+  const related = uri === ctx.model.uri && inside(issue.range, info.call.range) ? undefined : [{ uri: ctx.model.uri, range: info.call.range, message: `exported by this ${info.call.callee}(...)` }];
+  return withChoice({ range: issue.range, message: issue.message, options: { ...(uri !== ctx.model.uri ? { uri } : {}), ...(related ? { related } : {}) } }, choice);
 }
+
+/** The fix of an issue the Symbol analysis found, from the argument it is written at. */
+function issueFix(ctx: RuleContext, info: SymbolInfo, issue: Issue): FixChoice {
+  if (issue.rule === 'SYM-005' || issue.rule === 'SYM-016') return docstringSuggestion(ctx, issue.decl);
+  const arg = info.call.args.find((a) => sameRange(a.value.range, issue.range));
+  if (!arg) return {};
+  const v = resolve(ctx.model, arg.value);
+  switch (issue.rule) {
+    case 'SYM-001': {
+      // `is_hidden=1` / `"true"`: the boolean meant.
+      if (!isLiteralAt(ctx, arg.value)) return {};
+      const meant = v.kind === 'int' && (v.value === 0 || v.value === 1) ? v.value === 1 : v.kind === 'str' && /^(true|false)$/i.test(v.value) ? v.value.toLowerCase() === 'true' : undefined;
+      return meant === undefined ? {} : { fix: { title: `Write is_hidden=${meant ? 'True' : 'False'}`, edits: [{ range: arg.value.range, newText: meant ? 'True' : 'False' }] } };
+    }
+    case 'SYM-003': {
+      // `name="read-file"` → `name="read_file"`: the same words joined by `_`.
+      if (arg.name !== 'name' && info.call.args.indexOf(arg) !== 1) return {};
+      if (v.kind !== 'str' || !isLiteralAt(ctx, arg.value)) return {};
+      const snake = v.value.trim().replace(/[-.\s]+/g, '_');
+      if (snake === v.value || !isIdentifier(snake) || snake.startsWith('_')) return {};
+      const text = pyString(snake, arg.value.text);
+      return { fix: { title: `Write name=${text}`, edits: [{ range: arg.value.range, newText: text }] } };
+    }
+    case 'SYM-004':
+    case 'SYM-010':
+      return nearestValue(ctx, v.kind === 'str' ? { ...v, range: arg.value.range } : undefined, tagsOf(ctx.model));
+    case 'SYM-011': {
+      const fix = dropArgument(ctx, info.call, arg, 'Remove activity= (declare it on each vis.method)');
+      return fix ? { fix } : {};
+    }
+  }
+  return {};
+}
+
+const sameRange = (a: Range, b: Range) => a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+
+
 
 function reportIssue(ctx: RuleContext, info: SymbolInfo, issue: Issue): void {
   const f = issueFailure(ctx, info, issue);
-  ctx.report(f.range, f.message, undefined, f.options);
+  ctx.report(f.range, f.message, f.fix, f.options);
 }
 
 /** Advice the Symbol analysis finds besides the SDK's errors. */
@@ -49,13 +89,13 @@ function adviceRule(id: string, summary: string, severity: Severity): Rule {
 }
 
 const DOCS: RuleDoc[] = [
-  { id: 'SYM-001', summary: 'Symbol is_hidden must be a bool.' },
-  { id: 'SYM-003', summary: 'A Symbol name (name= or the function name) must be a public Python identifier.' },
-  { id: 'SYM-004', summary: 'A Symbol tag must be in the tag vocabulary (T2 for G2 and C1/C2, T4 for G3 with C3).' },
+  { id: 'SYM-001', summary: 'Symbol is_hidden must be a bool.', fixable: true },
+  { id: 'SYM-003', summary: 'A Symbol name (name= or the function name) must be a public Python identifier.', fixable: true },
+  { id: 'SYM-004', summary: 'A Symbol tag must be in the tag vocabulary (T2 for G2 and C1/C2, T4 for G3 with C3).', fixable: true },
   { id: 'SYM-005', summary: 'An exported function needs a docstring: it becomes the model-facing doc().' },
   { id: 'SYM-007', summary: 'Symbol activity= must be a vis.Activity declaration.' },
-  { id: 'SYM-010', summary: 'A namespace Symbol tag must be in the tag vocabulary.' },
-  { id: 'SYM-011', summary: 'A namespace Symbol takes no activity=; declare it on each vis.method().' },
+  { id: 'SYM-010', summary: 'A namespace Symbol tag must be in the tag vocabulary.', fixable: true },
+  { id: 'SYM-011', summary: 'A namespace Symbol takes no activity=; declare it on each vis.method().', fixable: true },
   { id: 'SYM-012', summary: 'A namespace Symbol needs name=<public Python identifier>.' },
   { id: 'SYM-013', summary: 'Every public attribute of a namespace object must be callable or a nested capability object.' },
   { id: 'SYM-014', summary: 'A namespace object may not reach the same object twice.' },

@@ -6,6 +6,7 @@ import type { ModuleAnalysis } from '../analysis';
 import { ModelBuilder, emptyModel } from '../model/build';
 import type { Model, Range } from '../model/types';
 import { DEFAULT_MAX_FILE_SIZE, checkNestingLimits } from '../parse/limits';
+import { NO_SUPPRESSIONS, readSuppressions } from '../rules/suppression';
 import { ParseCache, ParserFault, disposeDocument, guarded, parseDocument } from '../parse/parser';
 
 /**
@@ -69,7 +70,8 @@ export class ModuleStore {
       }
     }
     this.analyses++;
-    const analysis: ModuleAnalysis = { uri, version, stamp, model, millis: performance.now() - t0 };
+    const suppressions = model.unanalysed?.rule === 'ANA-001' && text.length > maxFileSize ? NO_SUPPRESSIONS : readSuppressions(text);
+    const analysis: ModuleAnalysis = { uri, version, stamp, model, millis: performance.now() - t0, suppressions };
     this.last.set(uri, analysis);
     this.onAnalyzed?.(analysis);
     return analysis;
