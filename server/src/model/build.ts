@@ -1,8 +1,9 @@
-// Tree → declaration model. Each top-level statement is read once into a fragment, cached by its
-// position and text, so an edit re-reads only the statements it touched; the module-level pass that
-// joins the fragments (imports, bindings, generation) is cheap.
+// Tree → declaration model. Each top-level statement (segment, server/src/parse/segments.ts) is parsed and
+// read once into a fragment; a new version reads only the segments an edit touched (the others keep their
+// fragment, moved when lines were added or removed above them), and the module-level pass that joins the
+// fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import { parseSnippet, sourceOf, type ParsedDocument } from '../parse/parser';
+import { parseSegment, parseSnippet, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
@@ -154,27 +155,96 @@ function computeSpan(n: Node): { range: Range; text: string } {
   };
 }
 
-/** Builds models, reusing the fragments of statements that did not change since the last build. */
+/** Builds models, reusing the fragments of segments that did not change since the last build. */
 export class ModelBuilder {
-  private cache = new Map<string, Fragment>();
+  private fragments = new Map<Segment, Fragment>();
+  /** Segments read (parsed) in the last build, for tests and the benchmarks. */
+  read = 0;
 
   build(uri: string, doc: ParsedDocument): Model {
-    const next = new Map<string, Fragment>();
+    const next = new Map<Segment, Fragment>();
     const fragments: Fragment[] = [];
-    for (const stmt of doc.statements) {
-      const key = `${stmt.startPosition.row}:${stmt.startPosition.column}:${ty(stmt)}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
-      let f = this.cache.get(key) ?? next.get(key);
-      if (!f) f = readStatement(stmt, doc.text);
-      next.set(key, f);
+    this.read = 0;
+    for (const seg of doc.segments) {
+      let f = this.fragments.get(seg);
+      if (!f && seg.from) {
+        const prev = this.fragments.get(seg.from.seg);
+        if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
+      }
+      if (!f) {
+        f = readSegment(doc, seg);
+        this.read++;
+      }
+      // What this segment was is not needed any more (and would keep old versions alive).
+      delete seg.from;
+      next.set(seg, f);
       fragments.push(f);
     }
-    this.cache = next;
+    this.fragments = next;
     return assemble(uri, doc, fragments);
   }
 }
 
 export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
+}
+
+/** Parses one segment and reads its statements into a fragment; its tree is freed at once. */
+function readSegment(doc: ParsedDocument, seg: Segment): Fragment {
+  const { tree, statements } = parseSegment(doc, seg);
+  try {
+    const f = emptyFragment();
+    for (const stmt of statements) readInto(stmt, doc.text, f, false);
+    return f;
+  } finally {
+    tree.delete();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moving a fragment: lines added or removed above a statement move it without changing it.
+
+/** Objects with parts read when first asked for (getters): moved lazily too. */
+const LAZY = new WeakSet<object>();
+
+/** A copy of a fragment with every position `rows` rows further down (identity within it kept). */
+function moveFragment(f: Fragment, rows: number): Fragment {
+  return moveValue(f, rows, new Map()) as Fragment;
+}
+
+function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknown {
+  if (!v || typeof v !== 'object') return v;
+  const done = seen.get(v);
+  if (done !== undefined) return done;
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    seen.set(v, out);
+    for (const item of v) out.push(moveValue(item, rows, seen));
+    return out;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.line === 'number' && typeof o.character === 'number') {
+    const p = { ...o, line: (o.line as number) + rows };
+    seen.set(v, p);
+    return p;
+  }
+  const out: Record<string, unknown> = {};
+  seen.set(v, out);
+  if (LAZY.has(v)) {
+    LAZY.add(out);
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
+      if (d.get) {
+        const get = d.get.bind(v);
+        let moved: unknown;
+        let done = false;
+        // Read from the original when first asked for, then moved (the lazy part has identities of its own).
+        Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (done ? moved : ((done = true), (moved = moveValue(get(), rows, new Map())))) });
+      } else out[key] = moveValue(d.value, rows, seen);
+    }
+    return out;
+  }
+  for (const key in o) out[key] = moveValue(o[key], rows, seen);
+  return out;
 }
 
 function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
@@ -192,7 +262,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     attributeAssignments: [],
     factories: new Map(),
     sdkCalls: new Map(),
-    recovered: doc.recovered,
+    recovered: recoveredRows(doc),
     syntaxErrors: [],
   };
   for (const f of fragments) {
@@ -249,12 +319,6 @@ function countLines(text: string): number {
 
 function emptyFragment(): Fragment {
   return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntaxErrors: [] };
-}
-
-function readStatement(stmt: Node, text: string): Fragment {
-  const f = emptyFragment();
-  readInto(stmt, text, f, false);
-  return f;
 }
 
 function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {
@@ -460,7 +524,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
   const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
   const inner = bodyOf(spanOf(def));
-  return {
+  const fn: FunctionDecl = {
     get body() {
       return inner();
     },
@@ -476,6 +540,8 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     docstring: docstringOf(body ?? null),
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
+  LAZY.add(fn);
+  return fn;
 }
 
 /** The top level of a function body, read when first asked for from a tree of its own. */
@@ -640,6 +706,7 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     classes: [],
     selfAssignments: [],
   };
+  LAZY.add(cls);
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;

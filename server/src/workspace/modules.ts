@@ -5,16 +5,16 @@
 import type { ModuleAnalysis } from '../analysis';
 import { ModelBuilder } from '../model/build';
 import type { Model, Range } from '../model/types';
-import { DEFAULT_MAX_FILE_SIZE, checkNestingLimits } from '../parse/limits';
-import { ParseCache, ParserFault, disposeDocument, guarded, parseDocument } from '../parse/parser';
+import { DEFAULT_MAX_FILE_SIZE } from '../parse/limits';
+import { DocumentCache, ParserFault, guarded, parseDocument, } from '../parse/parser';
 
 /**
- * The module analyses of one program, one per module version. Open documents keep their tree and
- * statement fragments between versions (incremental re-parse, re-read of changed statements only);
- * files read from disk are parsed, modelled and their tree freed at once.
+ * The module analyses of one program, one per module version. Open documents keep their segments and
+ * statement fragments between versions (a new version re-reads only the statements an edit touched);
+ * files read from disk are segmented and modelled afresh. No tree outlives the reading of its statement.
  */
 export class ModuleStore {
-  private parses = new ParseCache();
+  private parses = new DocumentCache();
   private builders = new Map<string, ModelBuilder>();
   private last = new Map<string, ModuleAnalysis>();
   /** How many module versions were analysed (tree → model): a version is never analysed twice. */
@@ -33,28 +33,22 @@ export class ModuleStore {
     if (prev && prev.stamp === stamp) return prev;
     const t0 = performance.now();
     const build = (fresh: boolean): Model => {
+      const doc = keepTree && !fresh ? this.parses.get(uri, version, text) : parseDocument(text);
+      // Python's nesting limits, found while segmenting: such a file is not parsed at all.
+      if (doc.limit) return unanalysedModel(uri, text, 'SYN-001', doc.limit.message, doc.limit.range);
       if (keepTree && !fresh) {
-        const doc = this.parses.get(uri, version, text);
         let builder = this.builders.get(uri);
         if (!builder) this.builders.set(uri, (builder = new ModelBuilder()));
         return builder.build(uri, doc);
       }
-      // A file from disk (or an editor that closed, or a retry after a fault): no tree is kept.
+      // A file from disk (or an editor that closed, or a retry after a fault): nothing is kept.
       this.parses.delete(uri);
       this.builders.delete(uri);
-      const doc = parseDocument(text);
-      try {
-        return new ModelBuilder().build(uri, doc);
-      } finally {
-        disposeDocument(doc);
-      }
+      return new ModelBuilder().build(uri, doc);
     };
     let model: Model;
-    const limit = text.length > maxFileSize ? undefined : checkNestingLimits(text);
     if (text.length > maxFileSize) {
       model = unanalysedModel(uri, text, 'ANA-001', `This file has ${text.length} characters, more than visAuthoring.maxFileSize (${maxFileSize}): it is not analysed`);
-    } else if (limit) {
-      model = unanalysedModel(uri, text, 'SYN-001', limit.message, limit.range);
     } else {
       try {
         model = guarded(() => build(false));
