@@ -21,6 +21,7 @@ import type {
   Range,
   Value,
 } from './types';
+import { trackModel } from './reads';
 import { allDecorators, detectSdk } from './sdk';
 
 interface Fragment {
@@ -250,7 +251,7 @@ function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknow
 function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
   const model: Model = {
     uri,
-    lineCount: countLines(doc.text),
+    lineCount: doc.lineStarts.length,
     imports: [],
     sdkImports: [],
     generationAssumed: false,
@@ -282,7 +283,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
   model.script = readScriptBlock(doc.text);
   addFactoryCalls(model);
   detectSdk(model);
-  return model;
+  return trackModel(model);
 }
 
 /**
@@ -306,12 +307,6 @@ function addFactoryCalls(model: Model): void {
     collectCalls(body.returns[0], inner);
     for (const c of inner) if (!seen.has(c)) seen.add(c), model.calls.push(c);
   }
-}
-
-function countLines(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -962,6 +957,7 @@ function collectCallsInCall(call: Call, out: Call[]): void {
 const SCRIPT_START = /^# \/\/\/ script[ \t]*$/m;
 
 function readScriptBlock(text: string): Model['script'] {
+  if (!text.includes('# /// script')) return undefined;
   const m = SCRIPT_START.exec(text);
   if (!m) return undefined;
   const startLine = text.slice(0, m.index).split('\n').length - 1;

@@ -287,7 +287,7 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
   let tree: Tree | null;
   if (!seg.broken) {
     const range = { startIndex: seg.start, endIndex: seg.end, startPosition: { row: seg.row, column: 0 }, endPosition: { row: endRow, column: seg.end - doc.lineStarts[endRow] } };
-    tree = r.parser.parse(doc.text, null, { includedRanges: [range] });
+    tree = r.parser.parse(reader(doc.text, seg.end), null, { includedRanges: [range] });
     if (tree) sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
   } else {
     const { codeEnd, closers } = closeRegion(doc.text, seg.start, seg.end);
@@ -296,12 +296,17 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
     const lineStarts = doc.lineStarts.slice(0, lastRow + 1);
     lineStarts.push(text.length);
     const range = { startIndex: seg.start, endIndex: text.length, startPosition: { row: seg.row, column: 0 }, endPosition: { row: lastRow + 1, column: 0 } };
-    tree = r.parser.parse(text, null, { includedRanges: [range] });
+    tree = r.parser.parse(reader(text, text.length), null, { includedRanges: [range] });
     if (tree) sources.set(tree, { text, lineStarts });
   }
   if (!tree) throw new Error('tree-sitter returned no tree');
   const statements = tree.rootNode.namedChildren.filter((n): n is Node => !!n);
   return { tree, statements };
+}
+
+/** The text up to `end`, as tree-sitter reads it (chunks copied into WASM memory stop at `end`). */
+function reader(text: string, end: number): (index: number) => string {
+  return (index) => (index < end ? text.slice(index, Math.min(end, index + 4096)) : '');
 }
 
 /** Every top-level statement of a document, for tests: the trees are returned to delete. */

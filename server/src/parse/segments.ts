@@ -11,8 +11,8 @@
 // (and for tree-sitter). When the text ends inside one, the segment that opened it is cut where the next
 // top-level statement seems to start (a line at column 0 that reads as `def`, `class`, `@`, `import`,
 // an assignment or a call, after the unclosed bracket), parsed with its brackets closed, and segmenting
-// resumes there. A triple-quoted string opened on an indented line that runs past such a line at column
-// 0 is the same mistake (a stray `"""` in a body); that segment is cut there when it does not parse.
+// resumes there. A triple-quoted string that runs past such a line is the same mistake (a stray or
+// broken `"""`): when the text ends inside it, or the segment does not parse, the segment is cut there.
 //
 // The same pass checks Python's nesting limits (server/src/parse/limits.ts) for each segment: at a
 // segment start the tokenizer's state is empty, so the file breaks a limit exactly when one of its
@@ -79,8 +79,6 @@ const DECORATED = /(?:@|def\b|class\b|async[ \t]+def\b)/y;
 /** A line that reads as the start of a top-level statement, where segmenting resumes after a broken one. */
 const STATEMENT_START =
   /(?:async[ \t]+def\b|def\b|class\b|@|import\b|from\b|if\b|for\b|while\b|with\b|try\b|[A-Za-z_][\w.]*[ \t]*(?::[^=\n]*)?=[^=]|[A-Za-z_][\w.]*[ \t]*\()/y;
-/** The same, for a line inside a triple-quoted string: definitions and imports only. */
-const DEFINITION_START = /(?:async[ \t]+def\b|def\b|class\b|@[A-Za-z_]|import\b|from\b)/y;
 
 function isPrefixLetter(c: number): boolean {
   // r R b B u U f F t T
@@ -149,7 +147,6 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): { s
   let triple = false;
   let fstring = false;
   let stringStart = 0;
-  let stringIndented = false;
   let indents: number[] = [0];
 
   // The segment being read.
@@ -160,7 +157,7 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): { s
   let decorators = false;
   /** Lines at column 0 inside brackets that read as statements (offset, row). */
   let resumeAt: [number, number][] = [];
-  /** The first line at column 0 that reads as a definition inside a triple-quoted string opened on an indented line. */
+  /** The first line at column 0 inside a triple-quoted string that reads as a statement. */
   let swallowed: [number, number] | undefined;
 
   const at = (offset: number) => ({ line, character: offset - lineStart });
@@ -294,7 +291,7 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): { s
         const first = text.charCodeAt(lineStart);
         if (first !== SPACE && first !== TAB && first !== NL && first !== CR && first !== HASH) {
           if (quote !== 0) {
-            if (stringIndented && !swallowed && matchesAt(DEFINITION_START, text, lineStart)) swallowed = [lineStart, line];
+            if (!swallowed && matchesAt(STATEMENT_START, text, lineStart)) swallowed = [lineStart, line];
           } else if (matchesAt(STATEMENT_START, text, lineStart)) {
             resumeAt.push([lineStart, line]);
           }
@@ -350,11 +347,7 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): { s
       fstring = prefix.includes('f') || prefix.includes('t');
       quote = c;
       triple = text.charCodeAt(i + 1) === c && text.charCodeAt(i + 2) === c;
-      if (fields.length === 0) {
-        stringStart = i;
-        const first = text.charCodeAt(lineStart);
-        stringIndented = first === SPACE || first === TAB;
-      }
+      if (fields.length === 0) stringStart = i;
       i += triple ? 3 : 1;
       continue;
     }

@@ -46,7 +46,7 @@ function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call)
     severity: 'error',
     summary,
     check(ctx) {
-      for (const call of extensions(ctx.model)) check(ctx, call);
+      for (const call of extensions(ctx.model)) ctx.unit(call, () => check(ctx, call));
     },
   };
 }

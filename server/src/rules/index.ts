@@ -12,7 +12,7 @@ import { registrationRules } from './registration';
 import { routingRules } from './routing';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
-import type { Finding, ModuleRole, Rule, Severity } from './types';
+import type { Finding, ModuleRole, Rule, RuleUnits, Severity } from './types';
 import { pathOf } from './util';
 
 export const allRules: Rule[] = [...fileRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
@@ -28,6 +28,8 @@ export interface RuleOptions {
   /** The module's Symbol analysis through the program; by default the file is analysed alone. */
   symbols?: () => SymbolInfo[];
   resolver?: Resolver;
+  /** Findings of rule units kept between versions (the program's); without it every unit is checked. */
+  units?: RuleUnits;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
@@ -47,17 +49,34 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         return (infos = []);
       }
     });
+  const units = options.units;
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
+    // Where reports go: the file's findings, or the findings of the unit being checked.
+    let sink = findings;
+    const check = (work: () => void): Finding[] => {
+      const outer = sink;
+      const mine: Finding[] = [];
+      sink = mine;
+      try {
+        work();
+      } finally {
+        sink = outer;
+      }
+      return mine;
+    };
     rule.check({
       model,
       path,
-      report: (range, message, fix, extra) => findings.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
+      report: (range, message, fix, extra) => sink.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
       contractFormat: options.contractFormat,
       role: options.role ?? 'unknown',
       symbols,
       resolver: options.resolver ?? {},
+      unit: (unit, work) => {
+        sink.push(...(units ? units.findings(rule.id, unit, () => check(work)) : check(work)));
+      },
     });
   }
   return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

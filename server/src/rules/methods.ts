@@ -47,7 +47,7 @@ function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call)
     summary,
     check(ctx) {
       if (ctx.model.generation !== 'G2' && ctx.model.generation !== 'G3') return;
-      for (const call of methodCalls(ctx.model)) check(ctx, call);
+      for (const call of methodCalls(ctx.model)) ctx.unit(call, () => check(ctx, call));
     },
   };
 }

@@ -10,10 +10,12 @@ function routingRule(id: string, summary: string, applies: (message: string) => 
     id,
     severity: 'error',
     summary,
-    check({ model, report }) {
+    check({ model, report, unit }) {
       for (const call of routingCalls(model)) {
-        const result = evaluateRouting(model, call, DEFAULT_ROUTING_VERSION);
-        if (result.kind === 'error' && applies(result.error.message)) report(result.range, result.error.message);
+        unit(call, () => {
+          const result = evaluateRouting(model, call, DEFAULT_ROUTING_VERSION);
+          if (result.kind === 'error' && applies(result.error.message)) report(result.range, result.error.message);
+        });
       }
     },
   };

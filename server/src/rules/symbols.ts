@@ -30,7 +30,9 @@ function issueRule(id: string, summary: string, severity: Severity = 'error'): R
     summary,
     check(ctx: RuleContext) {
       for (const info of ctx.symbols()) {
-        for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
+        ctx.unit(info, () => {
+          for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
+        });
       }
     },
   };
@@ -49,15 +51,17 @@ export const symbolRules: Rule[] = [
     summary: 'Every exported callable should declare an explicit vis.Activity (on each vis.method for a namespace).',
     check(ctx) {
       for (const info of ctx.symbols()) {
-        for (const issue of info.issues) if (issue.rule === 'SYM-008') reportIssue(ctx, info, issue);
-        if (info.form !== 'object') continue;
-        for (const tool of info.tools) {
-          if (tool.hasActivity || !tool.decl) continue;
-          ctx.report(
-            info.call.calleeRange,
-            `${tool.name} has no activity: declare @vis.method(activity=vis.Activity(...)) on it; without it only engine execution evidence is shown`,
-          );
-        }
+        ctx.unit(info, () => {
+          for (const issue of info.issues) if (issue.rule === 'SYM-008') reportIssue(ctx, info, issue);
+          if (info.form !== 'object') return;
+          for (const tool of info.tools) {
+            if (tool.hasActivity || !tool.decl) continue;
+            ctx.report(
+              info.call.calleeRange,
+              `${tool.name} has no activity: declare @vis.method(activity=vis.Activity(...)) on it; without it only engine execution evidence is shown`,
+            );
+          }
+        });
       }
     },
   },

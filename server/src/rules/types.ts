@@ -57,6 +57,17 @@ export interface RuleContext {
   symbols(): SymbolInfo[];
   /** Finds the modules the file imports (classes and records defined elsewhere). */
   resolver: Resolver;
+  /**
+   * Checks one unit (a call, a decorator, a Symbol: any object of the model that stands for one
+   * statement's part). In the program, what the check reports is kept with what it read from the models,
+   * and reused for a later version while none of that changed: write per-unit checks through this.
+   */
+  unit(unit: object, check: () => void): void;
+}
+
+/** Keeps the findings of rule units between versions (the program's; see RuleContext.unit). */
+export interface RuleUnits {
+  findings(rule: string, unit: object, check: () => Finding[]): Finding[];
 }
 
 export interface Rule {

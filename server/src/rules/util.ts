@@ -112,11 +112,13 @@ export function perCall(
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
       for (const call of callsOf(ctx.model, flavour, member)) {
-        const bound = bindArguments(call, params);
-        if (!bound) continue;
-        check(ctx, call, (name) => {
-          const a = bound.get(name);
-          return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
+        ctx.unit(call, () => {
+          const bound = bindArguments(call, params);
+          if (!bound) return;
+          check(ctx, call, (name) => {
+            const a = bound.get(name);
+            return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
+          });
         });
       }
     },
@@ -132,9 +134,11 @@ export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', membe
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
       for (const call of callsOf(ctx.model, flavour, member)) {
-        for (const a of call.args) {
-          if (a.name !== undefined && !params.includes(a.name)) ctx.report(a.nameRange ?? a.range, `${fn}() got an unexpected keyword argument '${a.name}'`);
-        }
+        ctx.unit(call, () => {
+          for (const a of call.args) {
+            if (a.name !== undefined && !params.includes(a.name)) ctx.report(a.nameRange ?? a.range, `${fn}() got an unexpected keyword argument '${a.name}'`);
+          }
+        });
       }
     },
   };

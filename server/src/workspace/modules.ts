@@ -4,6 +4,7 @@
 // No VS Code types.
 import type { ModuleAnalysis } from '../analysis';
 import { ModelBuilder } from '../model/build';
+import { trackModel } from '../model/reads';
 import type { Model, Range } from '../model/types';
 import { DEFAULT_MAX_FILE_SIZE } from '../parse/limits';
 import { DocumentCache, ParserFault, guarded, parseDocument, } from '../parse/parser';
@@ -116,5 +117,5 @@ export function unanalysedModel(uri: string, text: string, rule: 'SYN-001' | 'AN
     factories: new Map(),
   };
   if (SDK_IMPORT.test(text)) model.unanalysed = { rule, message, range: range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: Math.min(firstLine, 10_000) } } };
-  return model;
+  return trackModel(model);
 }

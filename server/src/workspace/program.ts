@@ -16,7 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Analysis, ModuleAnalysis } from '../analysis';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
-import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
+import type { ModuleLoader, ModuleScope } from '../contracts/scope';
 import type { ContractFormat } from '../contracts/types';
 import { allRules, runRules, type SeverityOverrides } from '../rules';
 import type { Finding, ModuleRole } from '../rules/types';
@@ -37,6 +37,9 @@ import {
   type VersionPin,
 } from './manifest';
 import { ModuleStore } from './modules';
+import { ModuleUnits } from './units';
+import { stillValid, uriOf, type Reads } from '../model/reads';
+import type { Model } from '../model/types';
 import { ParserFault, guarded } from '../parse/parser';
 import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
 
@@ -134,6 +137,12 @@ export class Program {
   private unwatchedFor?: { entries: EntryFile[]; list: string[] };
   /** The modules whose joins read a file (a superset: a join replaced since may not read it any more). */
   private readers = new Map<string, Set<string>>();
+  /** Per module: its Symbol analyses and rule findings by unit, reused across versions while what they read is unchanged. */
+  private units = new Map<string, ModuleUnits>();
+  /** The join whose units are being computed (a reused unit's modules become its dependencies). */
+  private joining?: Join;
+  /** Per module and entry flag: its scope, which always holds the module's current model. */
+  private scopes = new Map<string, LiveScope>();
 
   constructor(options: ProgramOptions = {}) {
     this.root = options.root && path.resolve(options.root);
@@ -200,6 +209,15 @@ export class Program {
 
   /** The current version of a module, analysed (once per version). Undefined when it cannot be read or is too large. */
   module(uri: string): ModuleAnalysis | undefined {
+    const a = this.readModule(uri);
+    if (a) for (const entry of [true, false]) {
+      const scope = this.scopes.get(`${entry}|${uri}`);
+      if (scope) scope.model = a.model;
+    }
+    return a;
+  }
+
+  private readModule(uri: string): ModuleAnalysis | undefined {
     const doc = this.open(uri);
     if (doc) return this.modules.analyze(uri, `open:${doc.version}:${doc.text.length}`, doc.version, doc.text, this.keepTrees, this.maxFileSize);
     const file = this.pathOf(uri);
@@ -215,6 +233,57 @@ export class Program {
     const read = readTextFileSync(file, { maxBytes: this.maxFileSize * 3 });
     if (!read.ok) return undefined;
     return this.modules.analyze(uri, read.stamp, 0, read.text, false, this.maxFileSize);
+  }
+
+  /**
+   * The scope of a module as imports see it: the same object for every version, holding the current
+   * model, so what a kept Symbol analysis computes later (a contract for a hover) reads the current code.
+   */
+  private scopeFor(uri: string, model: Model, path: string | undefined, entry: boolean): ModuleScope {
+    const key = `${entry}|${uri}`;
+    let scope = this.scopes.get(key);
+    if (!scope) this.scopes.set(key, (scope = new LiveScope(model, path, entry)));
+    scope.model = model;
+    return scope;
+  }
+
+  /** The units of a module (created afresh when what every unit depends on changed). */
+  private unitsOf(uri: string): ModuleUnits {
+    const key = String(this.epoch);
+    let units = this.units.get(uri);
+    if (!units || units.key !== key) {
+      units = new ModuleUnits(
+        key,
+        (reads) => stillValid(reads, (m) => this.currentModel(uriOf(m))),
+        (reads) => this.dependOn(reads),
+      );
+      this.units.set(uri, units);
+    }
+    return units;
+  }
+
+  /** Current models by URI while units are checked (cleared before each join's units). */
+  private currents = new Map<string, Model | undefined>();
+
+  private currentModel(uri: string): Model | undefined {
+    if (!this.currents.has(uri)) this.currents.set(uri, this.module(uri)?.model);
+    return this.currents.get(uri);
+  }
+
+  /** A reused unit read these modules: they are dependencies of the join being computed. */
+  private dependOn(reads: Reads): void {
+    const j = this.joining;
+    if (!j) return;
+    for (const m of reads.models.keys()) {
+      const uri = uriOf(m);
+      if (uri === j.analysis.uri) continue;
+      const file = this.pathOf(uri);
+      if (!file) continue;
+      j.deps.set(file, this.stamp(uri));
+      let readers = this.readers.get(file);
+      if (!readers) this.readers.set(file, (readers = new Set()));
+      readers.add(j.analysis.uri);
+    }
   }
 
   /** An editor closed the document: its tree is freed, and the file on disk is what counts from now on. */
@@ -441,7 +510,7 @@ export class Program {
         let readers = self.readers.get(file);
         if (!readers) self.readers.set(file, (readers = new Set()));
         readers.add(uri);
-        const scope = analysis && scopeOf(analysis.model, { path: file, entry: !!self.entry(file) });
+        const scope = analysis && self.scopeFor(target, analysis.model, file, !!self.entry(file));
         scopes.set(file, scope);
         return scope;
       },
@@ -456,7 +525,24 @@ export class Program {
     const deps = new Map<string, string | undefined>();
     const next: Join = { analysis, epoch: this.epoch, format: this.contractFormat, deps, loader: this.loaderFor(uri, deps) };
     this.joins.set(uri, next);
+    this.joinsMade++;
     return next;
+  }
+
+  /** Joins made so far: what a kept Symbol analysis computes lazily is computed again after a new one. */
+  private joinsMade = 0;
+
+  /**
+   * The loader a module's Symbol analyses keep: the loader of the join being computed, or later (a
+   * contract computed for a hover) of the module's current join, so what it reads is current.
+   */
+  private liveLoader(uri: string): ModuleLoader {
+    return {
+      load: (from, name) => {
+        const j = this.joining?.analysis.uri === uri ? this.joining : this.join(uri);
+        return j?.loader.load(from, name);
+      },
+    };
   }
 
   private fresh(j: Join): boolean {
@@ -472,11 +558,28 @@ export class Program {
       this.stats.symbolAnalyses++;
       this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
       const file = filePathOf(uri);
+      const entry = !file || this.role(uri) !== 'module';
+      const units = this.unitsOf(uri);
+      const outer = this.joining;
+      this.joining = j;
+      units.symbols.begin();
+      this.currents.clear();
       try {
-        j.infos = symbolInfos(j.analysis.model, { format: j.format, loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+        j.infos = symbolInfos(j.analysis.model, {
+          format: j.format,
+          loader: this.liveLoader(uri),
+          path: file,
+          entry,
+          scope: this.scopeFor(uri, j.analysis.model, file, entry),
+          memo: (call, analyse) => units.symbols.get(call, analyse),
+          version: () => this.joinsMade,
+        });
+        units.symbols.sweep();
       } catch {
         // A fault in the static analysis must not take the module's other results down with it.
         j.infos = [];
+      } finally {
+        this.joining = outer;
       }
     }
     return j.infos;
@@ -489,21 +592,26 @@ export class Program {
     if (!j.findings) {
       this.stats.ruleRuns++;
       const model = j.analysis.model;
+      const units = this.unitsOf(uri);
+      const outer = this.joining;
       try {
         // Rules may read parts of the model lazily (parameters parse on first use): contained too.
-        j.findings = guarded(() =>
-          runRules(model, this.overrides, allRules, {
-            contractFormat: j.format,
-            role: this.role(uri),
-            symbols: () => this.symbols(uri),
-            resolver: { loader: j.loader },
-          }),
-        );
+        j.findings = guarded(() => {
+          units.beginRules();
+          this.currents.clear();
+          const symbols = () => this.symbols(uri);
+          this.joining = j;
+          const found = runRules(model, this.overrides, allRules, { contractFormat: j.format, role: this.role(uri), symbols, resolver: { loader: j.loader }, units });
+          units.endRules();
+          return found;
+        });
       } catch (e) {
         if (!(e instanceof ParserFault)) throw e;
         // The file gets one finding that says so, in place of the rest.
         const unanalysed = { rule: 'ANA-001' as const, message: `vis-authoring could not analyse this file: a check failed (${e.reason})`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
         j.findings = model.generation ? runRules({ ...model, unanalysed }, this.overrides) : [];
+      } finally {
+        this.joining = outer;
       }
       const targets = new Set(j.findings.flatMap((f) => (f.uri ? [f.uri] : [])));
       const before = this.targets.get(uri);
@@ -725,5 +833,19 @@ export class Program {
       if (name.endsWith('.pth') || name === 'pyvenv.cfg' || kind !== 'changed') this.venvRoots.clear();
     }
     if (kind === 'deleted') this.modules.forget(toUri(abs));
+  }
+}
+
+/** A module's scope that follows its versions (see Program.scopeFor). */
+class LiveScope implements ModuleScope {
+  constructor(
+    public model: Model,
+    readonly path: string | undefined,
+    private readonly entry: boolean,
+  ) {}
+
+  /** Annotations are strings: `from __future__ import annotations`, or an entry file. */
+  get postponed(): boolean {
+    return this.model.futureAnnotations || this.entry;
   }
 }
