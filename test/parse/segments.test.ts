@@ -1,13 +1,13 @@
 // Cutting a file into its top-level statements from the text: on valid files the statements are exactly
-// those tree-sitter finds parsing the whole file; a new version's segments, found from the last one's,
-// are exactly those of the new text; broken statements are cut where the next one starts.
+// those tree-sitter finds parsing the whole file; a new version's segments (and line starts), found from
+// the last one's, are exactly those of the new text; broken statements are cut where the next one starts.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { generateExtension } from '../../bench/generate';
 import { allStatements, diffEdit, initParser, newParser, parseDocument } from '../../server/src/parse/parser';
-import { resegment, segmentText, type Segment } from '../../server/src/parse/segments';
+import { lineStartsOf, resegment, segmentText, type Segment } from '../../server/src/parse/segments';
 
 before(async () => {
   await initParser();
@@ -80,8 +80,10 @@ describe('segments', () => {
     for (let i = 0; i < 1500; i++) {
       const at = rnd(text.length);
       const next = i % 50 === 49 ? base : text.slice(0, at) + chars[rnd(chars.length)] + text.slice(at + (rnd(3) === 0 ? rnd(6) : 0));
-      const again = resegment(segments, next, diffEdit(text, next));
+      const edit = diffEdit(text, next);
+      const again = resegment(segments, next, edit);
       assert.deepEqual(shape(again), shape(segmentText(next)), `edit ${i}`);
+      assert.deepEqual([...lineStartsOf(next, lineStartsOf(text), edit)], [...lineStartsOf(next)], `line starts after edit ${i}`);
       // A segment said to be unchanged has the text it had.
       for (const s of again) if (s.from) assert.equal(next.slice(s.start, s.end), text.slice(s.from.seg.start, s.from.seg.end));
       for (const s of again) delete s.from;

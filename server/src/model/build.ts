@@ -3,7 +3,7 @@
 // fragment, moved when lines were added or removed above them), and the module-level pass that joins the
 // fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import { parseSegment, parseSnippet, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
+import { parseSegment, parseSnippet, parseWhole, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
@@ -21,7 +21,7 @@ import type {
   Range,
   Value,
 } from './types';
-import { trackModel } from './reads';
+import { TrackedMap, trackModel } from './reads';
 import { allDecorators, detectSdk } from './sdk';
 
 interface Fragment {
@@ -159,30 +159,43 @@ function computeSpan(n: Node): { range: Range; text: string } {
 /** Builds models, reusing the fragments of segments that did not change since the last build. */
 export class ModelBuilder {
   private fragments = new Map<Segment, Fragment>();
+  /** The calls read in the last build that read any, by position and text. */
+  private calls = new Map<string, Call>();
   /** Segments read (parsed) in the last build, for tests and the benchmarks. */
   read = 0;
 
   build(uri: string, doc: ParsedDocument): Model {
     const next = new Map<Segment, Fragment>();
-    const fragments: Fragment[] = [];
-    this.read = 0;
+    const missing: Segment[] = [];
     for (const seg of doc.segments) {
       let f = this.fragments.get(seg);
       if (!f && seg.from) {
         const prev = this.fragments.get(seg.from.seg);
         if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
       }
-      if (!f) {
-        f = readSegment(doc, seg);
-        this.read++;
-      }
       // What this segment was is not needed any more (and would keep old versions alive).
       delete seg.from;
-      next.set(seg, f);
-      fragments.push(f);
+      if (f) next.set(seg, f);
+      else missing.push(seg);
+    }
+    this.read = missing.length;
+    // Most of the file to read (its first analysis): one parse of the whole text serves the statements it parses cleanly.
+    const whole = missing.length > WHOLE_PARSE_MIN && missing.length * 2 > doc.segments.length ? parseWhole(doc, missing) : undefined;
+    const outer = calls;
+    // Calls of the statements read again are the same objects where their text and place did not change.
+    calls = { last: this.calls, next: new Map() };
+    try {
+      for (const seg of missing) {
+        const nodes = whole?.statements.get(seg);
+        next.set(seg, nodes ? readStatements(doc, nodes) : readSegment(doc, seg));
+      }
+      if (missing.length) this.calls = calls.next;
+    } finally {
+      calls = outer;
+      whole?.tree.delete();
     }
     this.fragments = next;
-    return assemble(uri, doc, fragments);
+    return assemble(uri, doc, doc.segments.map((s) => next.get(s)!));
   }
 }
 
@@ -190,16 +203,23 @@ export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
 }
 
+/** Below this many statements to read, each is parsed on its own. */
+const WHOLE_PARSE_MIN = 16;
+
 /** Parses one segment and reads its statements into a fragment; its tree is freed at once. */
 function readSegment(doc: ParsedDocument, seg: Segment): Fragment {
   const { tree, statements } = parseSegment(doc, seg);
   try {
-    const f = emptyFragment();
-    for (const stmt of statements) readInto(stmt, doc.text, f, false);
-    return f;
+    return readStatements(doc, statements);
   } finally {
     tree.delete();
   }
+}
+
+function readStatements(doc: ParsedDocument, statements: Node[]): Fragment {
+  const f = emptyFragment();
+  for (const stmt of statements) readInto(stmt, doc.text, f, false);
+  return f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,11 +278,11 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     futureAnnotations: false,
     functions: [],
     classes: [],
-    bindings: new Map(),
+    bindings: new TrackedMap(),
     calls: [],
     attributeAssignments: [],
-    factories: new Map(),
-    sdkCalls: new Map(),
+    factories: new TrackedMap(),
+    sdkCalls: new TrackedMap(),
     recovered: recoveredRows(doc),
     syntaxErrors: [],
   };
@@ -762,6 +782,9 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 // ---------------------------------------------------------------------------------------------
 // Expressions → values
 
+/** While a builder reads: the calls its last build read (by position and text), and those of this build. */
+let calls: { last: Map<string, Call>; next: Map<string, Call> } | undefined;
+
 /**
  * How deep toValue may recurse. Brackets nest at most 200 deep in a file Python compiles (and files
  * over that are not parsed), but a chain of unary operators (`- - - … 1`) has no such bound: past
@@ -869,6 +892,14 @@ function readValue(n: Node): Value {
       return { kind: 'member', object: toValue(object), attr: textOf(attr), range, text };
     }
     case 'call': {
+      // The same call at the same place in the statement's last version: the same object, so what was
+      // computed about it (its Symbol's analysis, rule findings) is reused.
+      const key = calls && `${range.start.line}:${range.start.character}:${text}`;
+      const same = key !== undefined ? calls!.last.get(key) : undefined;
+      if (same) {
+        calls!.next.set(key!, same);
+        return { kind: 'call', call: same, range: same.range, text };
+      }
       const [fn, argsNode] = kids(n);
       if (!fn || !argsNode) return { kind: 'unknown', range, text };
       // The callee ends where its argument list begins (trailing space aside).
@@ -888,6 +919,7 @@ function readValue(n: Node): Value {
         calleeRange: rangeOf(fn),
         argsRange: rangeOf(argsNode),
       };
+      if (key !== undefined) calls!.next.set(key, call);
       return { kind: 'call', call, range, text };
     }
     default:

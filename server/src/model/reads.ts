@@ -14,51 +14,56 @@
 import type { Model } from './types';
 
 interface ModelReads {
-  scalars: Map<string, unknown>;
-  lists: Map<string, readonly unknown[]>;
+  /** The model read (moved to its current version once a check found the reads unchanged). */
+  model: Model;
+  /** Properties read: key, value, key, value... */
+  props?: unknown[];
   /** Per map: the keys looked up and what they gave. */
-  lookups: Map<string, Map<unknown, unknown>>;
+  lookups?: Map<string, Map<unknown, unknown>>;
   /** Maps read whole (iterated, or their size). */
-  whole: Set<string>;
+  whole?: string[];
 }
 
 /** What a unit of analysis read, per model. */
 export class Reads {
-  readonly models = new Map<Model, ModelReads>();
+  /** One entry per model read (a unit reads one or a few). */
+  readonly models: ModelReads[] = [];
 
   private of(model: Model): ModelReads {
-    let r = this.models.get(model);
-    if (!r) this.models.set(model, (r = { scalars: new Map(), lists: new Map(), lookups: new Map(), whole: new Set() }));
+    for (const r of this.models) if (r.model === model) return r;
+    const r: ModelReads = { model };
+    this.models.push(r);
     return r;
   }
 
-  scalar(model: Model, key: string, value: unknown): void {
-    this.of(model).scalars.set(key, value);
-  }
-
-  list(model: Model, key: string, value: readonly unknown[]): void {
-    this.of(model).lists.set(key, value);
+  /** A property of a model and its value (a list is compared by its items). */
+  prop(model: Model, key: string, value: unknown): void {
+    const r = this.of(model);
+    const props = (r.props ??= []);
+    for (let i = 0; i < props.length; i += 2) if (props[i] === key) return;
+    props.push(key, value);
   }
 
   lookup(model: Model, map: string, key: unknown, value: unknown): void {
     const r = this.of(model);
-    let m = r.lookups.get(map);
-    if (!m) r.lookups.set(map, (m = new Map()));
+    const lookups = (r.lookups ??= new Map());
+    let m = lookups.get(map);
+    if (!m) lookups.set(map, (m = new Map()));
     if (!m.has(key)) m.set(key, value);
   }
 
   whole(model: Model, map: string): void {
-    this.of(model).whole.add(map);
+    const r = this.of(model);
+    if (!r.whole?.includes(map)) (r.whole ??= []).push(map);
   }
 
   /** Adds what another unit read (a unit that used another's result depends on its reads too). */
   merge(other: Reads): void {
-    for (const [model, r] of other.models) {
-      const mine = this.of(model);
-      for (const [k, v] of r.scalars) if (!mine.scalars.has(k)) mine.scalars.set(k, v);
-      for (const [k, v] of r.lists) if (!mine.lists.has(k)) mine.lists.set(k, v);
-      for (const [map, keys] of r.lookups) for (const [k, v] of keys) this.lookup(model, map, k, v);
-      for (const k of r.whole) mine.whole.add(k);
+    for (const r of other.models) {
+      if (r.props) for (let i = 0; i < r.props.length; i += 2) this.prop(r.model, r.props[i] as string, r.props[i + 1]);
+      r.lookups?.forEach((keys, map) => keys.forEach((v, k) => this.lookup(r.model, map, k, v)));
+      if (r.whole) for (const map of r.whole) this.whole(r.model, map);
+      if (!r.props && !r.lookups && !r.whole) this.of(r.model);
     }
   }
 }
@@ -82,29 +87,25 @@ export function reused(reads: Reads): void {
   recorder?.merge(reads);
 }
 
-/** Runs `work` without noting reads (checking reads against current models). */
-function unrecorded<T>(work: () => T): T {
-  const outer = recorder;
-  recorder = undefined;
-  try {
-    return work();
-  } finally {
-    recorder = outer;
-  }
-}
-
 const RAW = Symbol('raw');
 type Tracked = Model & { [RAW]?: Record<string, unknown> };
 
 /** A map of a model whose lookups are noted. */
 export class TrackedMap<K, V> extends Map<K, V> {
-  constructor(
-    private readonly owner: Model,
-    private readonly label: string,
-    entries?: Iterable<readonly [K, V]>,
-  ) {
+  /** The model it belongs to and its property name (set by trackModel). */
+  private owner?: Model;
+  private label = '';
+
+  constructor(entries?: Iterable<readonly [K, V]>) {
     super();
     if (entries) for (const [k, v] of entries) super.set(k, v);
+  }
+
+  /** Makes its reads noted as reads of `model[label]`. */
+  own(model: Model, label: string): this {
+    this.owner = model;
+    this.label = label;
+    return this;
   }
 
   /** The value, without noting the read. */
@@ -114,43 +115,43 @@ export class TrackedMap<K, V> extends Map<K, V> {
 
   override get(key: K): V | undefined {
     const v = super.get(key);
-    recorder?.lookup(this.owner, this.label, key, v);
+    if (recorder && this.owner) recorder.lookup(this.owner, this.label, key, v);
     return v;
   }
 
   override has(key: K): boolean {
     const v = super.get(key);
-    recorder?.lookup(this.owner, this.label, key, v);
+    if (recorder && this.owner) recorder.lookup(this.owner, this.label, key, v);
     return v !== undefined || super.has(key);
   }
 
   override get size(): number {
-    recorder?.whole(this.owner, this.label);
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
     return super.size;
   }
 
   override forEach(fn: (value: V, key: K, map: Map<K, V>) => void, thisArg?: unknown): void {
-    recorder?.whole(this.owner, this.label);
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
     super.forEach(fn, thisArg);
   }
 
   override entries(): MapIterator<[K, V]> {
-    recorder?.whole(this.owner, this.label);
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
     return super.entries();
   }
 
   override keys(): MapIterator<K> {
-    recorder?.whole(this.owner, this.label);
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
     return super.keys();
   }
 
   override values(): MapIterator<V> {
-    recorder?.whole(this.owner, this.label);
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
     return super.values();
   }
 
   override [Symbol.iterator](): MapIterator<[K, V]> {
-    recorder?.whole(this.owner, this.label);
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
     return super.entries();
   }
 
@@ -168,17 +169,14 @@ export function trackModel<M extends Model>(model: M): M {
   const raw: Record<string, unknown> = {};
   const m = model as unknown as Tracked & Record<string, unknown>;
   for (const key of Object.keys(model)) {
-    const wrap = (v: unknown) => (v instanceof Map && !(v instanceof TrackedMap) ? new TrackedMap(model, key, v) : v);
+    const wrap = (v: unknown) => (v instanceof TrackedMap ? v.own(model, key) : v instanceof Map ? new TrackedMap(v).own(model, key) : v);
     raw[key] = wrap(m[key]);
     Object.defineProperty(model, key, {
       enumerable: true,
       configurable: true,
       get() {
         const v = raw[key];
-        if (recorder) {
-          if (Array.isArray(v)) recorder.list(model, key, v);
-          else if (!(v instanceof Map)) recorder.scalar(model, key, v);
-        }
+        if (recorder && !(v instanceof Map)) recorder.prop(model, key, v);
         return v;
       },
       set(v: unknown) {
@@ -195,7 +193,7 @@ export function trackModel<M extends Model>(model: M): M {
       enumerable: false,
       configurable: true,
       get() {
-        recorder?.scalar(model, key, raw[key]);
+        recorder?.prop(model, key, raw[key]);
         return raw[key];
       },
       set(v: unknown) {
@@ -234,53 +232,61 @@ const QUALIFYING = ['imports', 'sdk'];
 
 /**
  * Whether everything `reads` noted is the same in the current models (`current` gives the current
- * version of a model, or undefined when the module is gone).
+ * version of a model, or undefined when the module is gone). When it is, the reads are moved to the
+ * current versions (older versions are not kept alive, and the next check of an unchanged module is one
+ * comparison).
  */
 export function stillValid(reads: Reads, current: (model: Model) => Model | undefined): boolean {
-  const moved: [Model, Model][] = [];
-  const valid = unrecorded(() => {
-    for (const [old, r] of reads.models) {
-      const cur = current(old);
-      if (!cur) return false;
-      if (cur === old) continue;
-      moved.push([old, cur]);
-      const a = rawOf(old);
-      const b = rawOf(cur);
-      if (!a || !b) return false;
-      for (const key of QUALIFYING) if (!same(key, a[key], b[key])) return false;
-      for (const [key, v] of r.scalars) if (!same(key, v, b[key])) return false;
-      for (const [key, v] of r.lists) if (!sameItems(v, b[key])) return false;
-      for (const [map, keys] of r.lookups) {
-        const m = b[map];
-        if (!(m instanceof TrackedMap)) return false;
-        for (const [k, v] of keys) if (!sameItems(v, m.peek(k))) return false;
-      }
-      for (const map of r.whole) {
-        const x = a[map];
-        const y = b[map];
-        if (!(x instanceof TrackedMap) || !(y instanceof TrackedMap)) return false;
-        const xs = x.all();
-        if (xs.length !== y.all().length) return false;
-        for (const [k, v] of xs) if (!sameItems(v, y.peek(k))) return false;
-      }
+  const outer = recorder;
+  recorder = undefined;
+  try {
+    for (const r of reads.models) if (!unchanged(r, current)) return false;
+  } finally {
+    recorder = outer;
+  }
+  for (const r of reads.models) r.model = current(r.model)!;
+  return true;
+}
+
+function unchanged(r: ModelReads, current: (model: Model) => Model | undefined): boolean {
+  const old = r.model;
+  const cur = current(old);
+  if (!cur) return false;
+  if (cur === old) return true;
+  const a = rawOf(old);
+  const b = rawOf(cur);
+  if (!a || !b) return false;
+  for (const key of QUALIFYING) if (!same(key, a[key], b[key])) return false;
+  const props = r.props;
+  if (props) for (let i = 0; i < props.length; i += 2) if (!same(props[i] as string, props[i + 1], b[props[i] as string])) return false;
+  let ok = true;
+  r.lookups?.forEach((keys, map) => {
+    const m = b[map];
+    if (!ok || !(m instanceof TrackedMap)) {
+      ok = false;
+      return;
     }
-    return true;
+    keys.forEach((v, k) => {
+      if (ok && !sameItems(v, m.peek(k))) ok = false;
+    });
   });
-  // What was read is the same in the current versions: note it against them, so older versions are not
-  // kept alive and the next check of an unchanged module is one comparison.
-  if (valid) {
-    for (const [old, cur] of moved) {
-      const r = reads.models.get(old)!;
-      reads.models.delete(old);
-      reads.models.set(cur, r);
+  if (!ok) return false;
+  if (r.whole) {
+    for (const map of r.whole) {
+      const x = a[map];
+      const y = b[map];
+      if (!(x instanceof TrackedMap) || !(y instanceof TrackedMap)) return false;
+      const xs = x.all();
+      if (xs.length !== y.all().length) return false;
+      for (const [k, v] of xs) if (!sameItems(v, y.peek(k))) return false;
     }
   }
-  return valid;
+  return true;
 }
 
 function same(key: string, a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (key === 'imports') return sameItems(a, b);
+  if (Array.isArray(a)) return sameItems(a, b);
   const cmp = sameScalar[key];
   return cmp ? cmp(a, b) : false;
 }

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
-import { firstLimit, lineStartsOf, resegment, rowOf, segmentText, type LimitError, type Segment, type TextEdit } from './segments';
+import { firstLimit, lineStartsOf, resegment, rowOf, segmentText, type LimitError, type LineStarts, type Segment, type TextEdit } from './segments';
 
 export type { Segment, TextEdit } from './segments';
 
@@ -204,14 +204,14 @@ let faultMessage = '';
 /** The text each tree was parsed from, and where its lines start (for positions without a WASM call). */
 export interface Source {
   text: string;
-  lineStarts: number[];
+  lineStarts: LineStarts;
 }
 
 const sources = new WeakMap<Tree, Source>();
 
 export function sourceOf(tree: Tree): Source {
   let s = sources.get(tree);
-  if (!s) sources.set(tree, (s = { text: '', lineStarts: [0] }));
+  if (!s) sources.set(tree, (s = { text: '', lineStarts: new Int32Array(1) }));
   return s;
 }
 
@@ -244,7 +244,7 @@ export function parseSnippet(text: string): Tree | null {
  */
 export interface ParsedDocument {
   text: string;
-  lineStarts: number[];
+  lineStarts: LineStarts;
   segments: Segment[];
   /** The first of Python's nesting limits the text breaks (it is then not parsed at all). */
   limit?: LimitError;
@@ -258,7 +258,7 @@ export interface SegmentParse {
 
 /** The segments of a text, or of a new version of a document from the last version's segments. */
 export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdit): ParsedDocument {
-  const lineStarts = lineStartsOf(text);
+  const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
   const doc: ParsedDocument = { text, lineStarts, segments: [] };
   // A segment a stray triple quote may have swallowed is cut when it does not parse as it is.
   const broken = (seg: Segment) => {
@@ -293,8 +293,9 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
     const { codeEnd, closers } = closeRegion(doc.text, seg.start, seg.end);
     const text = doc.text.slice(0, codeEnd) + closers + '\n';
     const lastRow = rowOf(doc.lineStarts, codeEnd);
-    const lineStarts = doc.lineStarts.slice(0, lastRow + 1);
-    lineStarts.push(text.length);
+    const lineStarts = new Int32Array(lastRow + 2);
+    lineStarts.set(doc.lineStarts.subarray(0, lastRow + 1));
+    lineStarts[lastRow + 1] = text.length;
     const range = { startIndex: seg.start, endIndex: text.length, startPosition: { row: seg.row, column: 0 }, endPosition: { row: lastRow + 1, column: 0 } };
     tree = r.parser.parse(reader(text, text.length), null, { includedRanges: [range] });
     if (tree) sources.set(tree, { text, lineStarts });
@@ -304,9 +305,48 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
   return { tree, statements };
 }
 
+/**
+ * Parses the whole text in one go (cheaper than statement by statement when most statements are read,
+ * as in a file's first analysis) and gives each segment its statements when tree-sitter found exactly
+ * that segment's statements, without an error: a segment it gives none for is parsed on its own. Not
+ * used when a segment is broken (tree-sitter's error recovery over the rest of the file is slow there).
+ */
+export function parseWhole(doc: ParsedDocument, segments: readonly Segment[]): { tree: Tree; statements: Map<Segment, Node[]> } | undefined {
+  if (segments.some((s) => s.broken)) return undefined;
+  const r = runtime();
+  faultIfInjected();
+  const tree = r.parser.parse(doc.text);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
+  const statements = new Map<Segment, Node[]>();
+  const wanted = new Set(segments);
+  const root = tree.rootNode;
+  const clean = !root.hasError;
+  const children = root.namedChildren;
+  let k = 0;
+  /** Where the statements seen so far end (one that runs into the next segment swallowed part of it). */
+  let reached = 0;
+  for (const seg of doc.segments) {
+    const mine: Node[] = [];
+    let ok = reached <= seg.start;
+    for (; k < children.length; k++) {
+      const c = children[k]!;
+      const start = c.startIndex;
+      if (start >= seg.end) break;
+      const end = c.endIndex;
+      if (end > reached) reached = end;
+      if (end > seg.end || (!clean && c.hasError)) ok = false;
+      mine.push(c);
+    }
+    if (ok && mine.length && wanted.has(seg)) statements.set(seg, mine);
+  }
+  return { tree, statements };
+}
+
 /** The text up to `end`, as tree-sitter reads it (chunks copied into WASM memory stop at `end`). */
 function reader(text: string, end: number): (index: number) => string {
-  return (index) => (index < end ? text.slice(index, Math.min(end, index + 4096)) : '');
+  // Chunks of at most what web-tree-sitter's input buffer holds (10 KiB of UTF-16).
+  return (index) => (index < end ? text.slice(index, Math.min(end, index + 5120)) : '');
 }
 
 /** Every top-level statement of a document, for tests: the trees are returned to delete. */
@@ -376,14 +416,15 @@ function closeRegion(text: string, start: number, end: number): { codeEnd: numbe
 /** The single smallest edit that turns `before` into `after` (common prefix and suffix trimmed). */
 export function diffEdit(before: string, after: string): TextEdit {
   const max = Math.min(before.length, after.length);
-  // Blocks of characters are compared as strings (natively), the last block character by character.
-  const BLOCK = 256;
+  // Blocks of characters are compared as strings (natively), large ones first, the last character by character.
   let start = 0;
-  while (start + BLOCK <= max && before.slice(start, start + BLOCK) === after.slice(start, start + BLOCK)) start += BLOCK;
+  for (const block of [8192, 256]) while (start + block <= max && before.slice(start, start + block) === after.slice(start, start + block)) start += block;
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
   const room = max - start;
-  while (tail + BLOCK <= room && before.slice(before.length - tail - BLOCK, before.length - tail) === after.slice(after.length - tail - BLOCK, after.length - tail)) tail += BLOCK;
+  for (const block of [8192, 256]) {
+    while (tail + block <= room && before.slice(before.length - tail - block, before.length - tail) === after.slice(after.length - tail - block, after.length - tail)) tail += block;
+  }
   while (tail < room && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
   return { start, oldEnd: before.length - tail, newEnd: after.length - tail, oldText: before };
 }

@@ -80,6 +80,10 @@ const DECORATED = /(?:@|def\b|class\b|async[ \t]+def\b)/y;
 const STATEMENT_START =
   /(?:async[ \t]+def\b|def\b|class\b|@|import\b|from\b|if\b|for\b|while\b|with\b|try\b|[A-Za-z_][\w.]*[ \t]*(?::[^=\n]*)?=[^=]|[A-Za-z_][\w.]*[ \t]*\()/y;
 
+/** ASCII characters that never change the tokenizer's state in code (all but newlines, `#`, `\\`, quotes and brackets). */
+const PLAIN_CODE = new Uint8Array(128).fill(1);
+for (const ch of '\n#\\\'"()[]{}') PLAIN_CODE[ch.charCodeAt(0)] = 0;
+
 function isPrefixLetter(c: number): boolean {
   // r R b B u U f F t T
   return c === 114 || c === 82 || c === 98 || c === 66 || c === 117 || c === 85 || c === 102 || c === 70 || c === 116 || c === 84;
@@ -94,15 +98,46 @@ function matchesAt(re: RegExp, text: string, at: number): boolean {
   return re.test(text);
 }
 
-/** Where each line of a text starts. */
-export function lineStartsOf(text: string): number[] {
-  const out = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+/** Where each line of a text starts (offsets). */
+export type LineStarts = Int32Array;
+
+/** Where each line of a text starts; from the old version's when given (only the edited lines are scanned). */
+export function lineStartsOf(text: string, old?: LineStarts, edit?: TextEdit): LineStarts {
+  if (!old || !edit) {
+    let n = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+    const out = new Int32Array(n);
+    let k = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) out[k++] = i + 1;
+    return out;
+  }
+  // Lines starting at or before the edit stay; those after its old end move by the edit's length.
+  const keep = rowOf(old, edit.start) + 1;
+  const after = firstLineAfter(old, edit.oldEnd);
+  const added: number[] = [];
+  for (let i = text.indexOf('\n', edit.start); i !== -1 && i < edit.newEnd; i = text.indexOf('\n', i + 1)) added.push(i + 1);
+  const out = new Int32Array(keep + added.length + (old.length - after));
+  out.set(old.subarray(0, keep));
+  out.set(added, keep);
+  const delta = edit.newEnd - edit.oldEnd;
+  for (let i = after, k = keep + added.length; i < old.length; i++, k++) out[k] = old[i] + delta;
   return out;
 }
 
+/** The first line starting after `offset`. */
+function firstLineAfter(lineStarts: LineStarts, offset: number): number {
+  let lo = 0;
+  let hi = lineStarts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lineStarts[mid] <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The row of an offset. */
-export function rowOf(lineStarts: readonly number[], offset: number): number {
+export function rowOf(lineStarts: ArrayLike<number>, offset: number): number {
   let lo = 0;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
@@ -278,6 +313,21 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): { s
       i = j;
       continue;
     }
+    // Characters that change nothing (most of them), skipped in a tight loop up to the next that may.
+    if (quote === 0) {
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d >= 128 || PLAIN_CODE[d] === 1) i++;
+        else break;
+      }
+    } else {
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === quote || d === BACKSLASH || d === NL || (fstring && d === LBRACE)) break;
+        i++;
+      }
+    }
+    if (i >= n) continue;
     const c = text.charCodeAt(i);
     if (c === NL) {
       line++;

@@ -29,10 +29,9 @@ function issueRule(id: string, summary: string, severity: Severity = 'error'): R
     severity,
     summary,
     check(ctx: RuleContext) {
+      // The Symbol analysis is kept per Symbol by the program; reporting its issues is a filter.
       for (const info of ctx.symbols()) {
-        ctx.unit(info, () => {
-          for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
-        });
+        for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
       }
     },
   };
@@ -51,17 +50,15 @@ export const symbolRules: Rule[] = [
     summary: 'Every exported callable should declare an explicit vis.Activity (on each vis.method for a namespace).',
     check(ctx) {
       for (const info of ctx.symbols()) {
-        ctx.unit(info, () => {
-          for (const issue of info.issues) if (issue.rule === 'SYM-008') reportIssue(ctx, info, issue);
-          if (info.form !== 'object') return;
-          for (const tool of info.tools) {
-            if (tool.hasActivity || !tool.decl) continue;
-            ctx.report(
-              info.call.calleeRange,
-              `${tool.name} has no activity: declare @vis.method(activity=vis.Activity(...)) on it; without it only engine execution evidence is shown`,
-            );
-          }
-        });
+        for (const issue of info.issues) if (issue.rule === 'SYM-008') reportIssue(ctx, info, issue);
+        if (info.form !== 'object') continue;
+        for (const tool of info.tools) {
+          if (tool.hasActivity || !tool.decl) continue;
+          ctx.report(
+            info.call.calleeRange,
+            `${tool.name} has no activity: declare @vis.method(activity=vis.Activity(...)) on it; without it only engine execution evidence is shown`,
+          );
+        }
       }
     },
   },
@@ -78,7 +75,7 @@ export const symbolRules: Rule[] = [
     severity: 'warning',
     summary: 'Two Symbols with the same public name in one Extension (the SDK does not check it; the host behaviour is undefined).',
     check(ctx) {
-      const infos = ctx.symbols();
+      const infos = new Map(ctx.symbols().map((i) => [i.call, i]));
       for (const ext of callsOf(ctx.model, 'typed', 'Extension')) {
         const arg = keyword(ext, 'symbols');
         const list = arg && resolve(ctx.model, arg.value);
@@ -89,7 +86,7 @@ export const symbolRules: Rule[] = [
           if (item.kind !== 'call' || !isKnown(item)) continue;
           const s = sdkCall(item.call);
           if (s?.flavour !== 'typed' || s.member !== 'Symbol') continue;
-          const info = infos.find((i) => i.call === item.call);
+          const info = infos.get(item.call);
           if (!info?.name) continue;
           if (seen.has(info.name)) {
             ctx.report(raw.range, `Duplicate tool name '${info.name}' in this Extension: another Symbol already exports it, and the SDK does not check it (which one the model gets is not defined)`);

@@ -274,7 +274,7 @@ export class Program {
   private dependOn(reads: Reads): void {
     const j = this.joining;
     if (!j) return;
-    for (const m of reads.models.keys()) {
+    for (const { model: m } of reads.models) {
       const uri = uriOf(m);
       if (uri === j.analysis.uri) continue;
       const file = this.pathOf(uri);

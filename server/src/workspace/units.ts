@@ -48,7 +48,11 @@ export class UnitMemo<K extends object, V> {
   }
 
   sweep(): void {
-    for (const [k, e] of this.entries) if (e.used !== this.run) this.entries.delete(k);
+    const run = this.run;
+    const entries = this.entries;
+    entries.forEach((e, k) => {
+      if (e.used !== run) entries.delete(k);
+    });
   }
 }
 
