@@ -1,16 +1,19 @@
 // The command-line face of the same analysis, for CI:
-//   vis-authoring check [--format text|json] [PATH...]   exit 1 when any error is found or a file could not be analysed, 2 on bad usage
+//   vis-authoring check [--format text|json] [--jobs N] [PATH...]   exit 1 when any error is found or a file could not be analysed, 2 on bad usage
 //   vis-authoring numstat BEFORE AFTER                    line_changes counts, as git diff --numstat prints them
 //   vis-authoring contracts [--diff REV] [PATH...]         tool contracts, or what changed for the model since REV
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { readTextFileSync } from '../../shared/files';
-import type { Analysis } from './analysis';
+import type { Finding } from './rules/types';
 import { initParser, parserReady } from './parse/parser';
 import { runNumstat } from './changes/numstat';
+import { checkInWorkers, serveCheckWorker } from './workspace/parallel';
 import { commandLineTargets, shownPath } from './workspace/targets';
 import { runContracts } from './compare/contractsCli';
 
-const USAGE = `usage: vis-authoring check [--format text|json] [PATH...]
+const USAGE = `usage: vis-authoring check [--format text|json] [--jobs N] [PATH...]
        vis-authoring numstat BEFORE AFTER
        vis-authoring contracts [--format text|json] [--contract-format C1|C2|C3] [--diff REV] [PATH...]
 
@@ -18,7 +21,8 @@ Checks Vis extension files and the modules they import. A project root (a folder
 .vis/extensions) is checked as Vis would load it: the entry files of .vis/extensions, and the folder
 itself when it is an extension package (extension.py). Any other directory is searched the way Vis
 searches an extensions directory: its top-level *.py files (not test_*.py, *_test.py or dotfiles),
-<dir>/extension.py and <dir>/current/extension.py. With no PATH, the current folder.
+<dir>/extension.py and <dir>/current/extension.py. With no PATH, the current folder. A folder's
+files are checked in N worker threads (--jobs, default: one per core), with the same output as one.
 numstat prints the lines AFTER adds and removes relative to BEFORE (added<TAB>removed<TAB>AFTER), the
 minimal counts of git diff --minimal --numstat.
 contracts prints the tool contracts of the entry files, or with --diff REV what the model sees
@@ -47,11 +51,14 @@ export async function main(argv: string[], io: Output): Promise<number> {
 
 async function check(args: string[], io: Output): Promise<number> {
   let format = 'text';
+  let jobsArg: string | undefined;
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--format') format = args[++i] ?? '';
     else if (a.startsWith('--format=')) format = a.slice('--format='.length);
+    else if (a === '--jobs' || a === '-j') jobsArg = args[++i] ?? '';
+    else if (a.startsWith('--jobs=')) jobsArg = a.slice('--jobs='.length);
     else if (a.startsWith('-')) {
       io.err(`unknown option: ${a}\n${USAGE}`);
       return 2;
@@ -59,6 +66,11 @@ async function check(args: string[], io: Output): Promise<number> {
   }
   if (format !== 'text' && format !== 'json') {
     io.err(`--format takes text or json, not '${format}'`);
+    return 2;
+  }
+  const jobs = jobsArg === undefined ? os.availableParallelism() : Number(jobsArg);
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    io.err(`--jobs takes a whole number of worker threads (1 or more), not '${jobsArg}'`);
     return 2;
   }
   const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
@@ -76,18 +88,24 @@ async function check(args: string[], io: Output): Promise<number> {
     return 2;
   }
   const { targets } = found;
-  await initParser();
   let errors = 0;
   let checked = 0;
   const seen = new Set<string>();
   for (const t of targets) {
-    const uris = t.uris.length ? t.uris : t.program.index();
+    // A folder's program on every core (worker threads), with the results of one program in one thread.
+    const entries = t.uris.length ? [] : t.program.entries();
+    const parallel = jobs > 1 && entries.length > 1 ? await checkInWorkers(t.abs, entries, jobs, __filename, t.program.overrides) : undefined;
+    // The parser is loaded where modules are parsed: here, or in each worker.
+    if (!parallel) await initParser();
+    const uris = parallel ? parallel.uris : t.uris.length ? t.uris : t.program.index();
     // Every module's own findings first, so the findings an entry puts on its modules are known.
-    for (const uri of uris) {
-      try {
-        t.program.findings(uri);
-      } catch {
-        // Reported below, with the module.
+    if (!parallel) {
+      for (const uri of uris) {
+        try {
+          t.program.findings(uri);
+        } catch {
+          // Reported below, with the module.
+        }
       }
     }
     for (const uri of uris) {
@@ -97,21 +115,23 @@ async function check(args: string[], io: Output): Promise<number> {
       // Paths as the user spelled the folder (or file) they gave.
       const shown = shownPath(t, file);
       checked++;
-      let analysis: Analysis | undefined;
+      let findings: Finding[] | undefined;
       try {
+        const done = parallel?.results.get(uri);
+        if (done?.error !== undefined) throw new Error(done.error);
         // Right after two parser faults in a row, wait for the fresh parser (made in the background).
-        await parserReady();
-        analysis = t.program.analysis(uri);
+        if (!parallel) await parserReady();
+        findings = parallel ? done?.findings : t.program.analysis(uri)?.findings;
       } catch (e) {
         notAnalysed(shown, `vis-authoring could not analyse this file: ${e instanceof Error ? e.message : String(e)}`);
         continue;
       }
-      if (!analysis) {
+      if (!findings) {
         const read = readTextFileSync(file, { maxBytes: t.program.maxFileSize * 3 });
         notAnalysed(shown, read.ok ? `vis-authoring could not analyse ${shown}` : read.message);
         continue;
       }
-      for (const f of analysis.findings) {
+      for (const f of findings) {
         if (f.severity === 'error') errors++;
         if (f.rule === 'ANA-001') unanalysed++;
         results.push({
@@ -136,7 +156,9 @@ async function check(args: string[], io: Output): Promise<number> {
   return errors > 0 || unanalysed > 0 ? 1 : 0;
 }
 
-if (require.main === module) {
+if (!isMainThread && (workerData as { kind?: string } | undefined)?.kind === 'check') {
+  void serveCheckWorker();
+} else if (require.main === module) {
   main(process.argv.slice(2), { out: (s) => console.log(s), err: (s) => console.error(s) }).then(
     (code) => process.exit(code),
     (e) => {

@@ -396,14 +396,30 @@ export class Program {
   }
 
   private readManifest(file: string): Manifest | undefined {
-    const r = readTextFileSync(file, { maxBytes: 1_000_000 });
-    return r.ok ? readToml('pyproject', file, r.text) : undefined;
+    return this.parsedFile(file, () => {
+      const r = readTextFileSync(file, { maxBytes: 1_000_000 });
+      return r.ok ? readToml('pyproject', file, r.text) : undefined;
+    });
   }
 
   private readLock(file: string): VersionPin[] {
-    const r = readTextFileSync(file, { maxBytes: 20_000_000 });
-    return r.ok ? lockedVisAgent(file, r.text) : [];
+    return this.parsedFile(file, () => {
+      const r = readTextFileSync(file, { maxBytes: 20_000_000 });
+      return r.ok ? lockedVisAgent(file, r.text) : [];
+    });
   }
+
+  /** A manifest or lock file read and parsed once per stamp (environments are recomputed more often). */
+  private parsedFile<T>(file: string, read: () => T): T {
+    const stamp = this.diskStamp(file);
+    const hit = this.parsedFiles.get(file);
+    if (hit && hit.stamp === stamp) return hit.value as T;
+    const value = read();
+    this.parsedFiles.set(file, { stamp, value });
+    return value;
+  }
+
+  private parsedFiles = new Map<string, { stamp: string | undefined; value: unknown }>();
 
   /** What the project shows about the SDK version a module is written for: the `vis-agent` pins of its entry's manifests. */
   projectEvidence(uri: string): { pins: VersionPin[] } {
@@ -471,25 +487,37 @@ export class Program {
    * each module is imported by, for the environment its imports resolve in.
    */
   index(): string[] {
-    const out: string[] = [];
+    const { reached, owners } = this.indexShare(this.entries());
+    this.adoptOwners(owners);
     const seen = new Set<string>();
+    return reached.flat().filter((u) => !seen.has(u) && (seen.add(u), true));
+  }
+
+  /**
+   * Indexes some of the entries (all of them, or a worker's share for `check --jobs`, in Vis's order):
+   * for each, the modules it checks (the entry first), and which entry each module is first imported by.
+   */
+  indexShare(entries: EntryFile[]): { reached: string[][]; owners: Map<string, string> } {
     const owners = new Map<string, string>();
-    for (const e of this.entries()) {
+    const reached = entries.map((e) => {
       const checked = e.scope !== 'global' || (this.root && inside(e.path, this.root));
+      const list: string[] = [];
       for (const file of this.reached(e.path)) {
         if (!owners.has(file) && !this.entry(file)) owners.set(file, path.resolve(e.path));
-        if (checked && !seen.has(file)) {
-          seen.add(file);
-          out.push(toUri(file));
-        }
+        if (checked) list.push(toUri(file));
       }
-    }
+      return list;
+    });
+    return { reached, owners };
+  }
+
+  /** Which entry each module is imported by (its environment): from indexing. */
+  adoptOwners(owners: Map<string, string>): void {
     const changed = owners.size !== this.owners.size || [...owners].some(([k, v]) => this.owners.get(k) !== v);
     if (changed) {
       this.owners = owners;
       this.epoch++;
     }
-    return out;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -634,9 +662,10 @@ export class Program {
     const owner = file && this.entryFor(file);
     if (owner && owner !== path.resolve(file)) this.findings(toUri(owner));
     const findings = this.findings(uri).filter((f) => !f.uri || f.uri === uri);
-    for (const other of this.reporters(uri)) findings.push(...this.findings(other).filter((f) => f.uri === uri));
+    // What other modules put on it, by module in URI order (so the order does not depend on what was computed first).
+    for (const other of this.reporters(uri).sort()) findings.push(...this.findings(other).filter((f) => f.uri === uri));
     findings.push(...this.workspaceFindings().filter((f) => f.uri === uri));
-    findings.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+    findings.sort(compareFindings);
     return { ...a, findings };
   }
 
@@ -676,19 +705,20 @@ export class Program {
 
   /** The extensions the entries register, in Vis's load order. */
   registeredExtensions(): RegisteredExtension[] {
-    const out: RegisteredExtension[] = [];
-    for (const e of this.entries()) {
-      const uri = toUri(e.path);
-      const analysis = this.module(uri);
-      const ext = analysis && findExtension(analysis.model);
-      if (!ext) continue;
-      const text = (field: string) => {
-        const arg = ext.fields.get(field);
-        return arg && arg.value.kind === 'str' ? { value: arg.value.value, range: arg.value.range } : undefined;
-      };
-      out.push({ uri, path: e.path, scope: e.scope, name: text('name'), alias: text('alias'), anchor: ext.anchor.range });
-    }
-    return out;
+    return this.entries().flatMap((e) => this.registeredExtension(e) ?? []);
+  }
+
+  /** The extension an entry registers, if it registers one. */
+  registeredExtension(e: EntryFile): RegisteredExtension | undefined {
+    const uri = toUri(e.path);
+    const analysis = this.module(uri);
+    const ext = analysis && findExtension(analysis.model);
+    if (!ext) return undefined;
+    const text = (field: string) => {
+      const arg = ext.fields.get(field);
+      return arg && arg.value.kind === 'str' ? { value: arg.value.value, range: arg.value.range } : undefined;
+    };
+    return { uri, path: e.path, scope: e.scope, name: text('name'), alias: text('alias'), anchor: ext.anchor.range };
   }
 
   /** Findings across entries (WS-001…WS-003), on the entries they concern. */
@@ -700,16 +730,7 @@ export class Program {
     const unwatched = this.unwatchedFor.list;
     const key = `${this.epoch}|${this.modules.analyses}|${unwatched.map((u) => this.stamp(u)).join('|')}|${JSON.stringify(this.overrides)}`;
     if (this.crossFile?.key === key) return this.crossFile.findings;
-    const extensions = this.registeredExtensions();
-    const findings: Finding[] = [];
-    for (const rule of workspaceRules) {
-      const severity = this.overrides[rule.id] ?? rule.severity;
-      if (severity === 'off') continue;
-      rule.check({
-        extensions,
-        report: (uri, range, message, related) => findings.push({ rule: rule.id, severity, message, range, uri, related }),
-      });
-    }
+    const findings = checkWorkspace(this.registeredExtensions(), this.overrides);
     this.crossFile = { key, findings };
     return findings;
   }
@@ -848,4 +869,27 @@ class LiveScope implements ModuleScope {
   get postponed(): boolean {
     return this.model.futureAnnotations || this.entry;
   }
+}
+
+/** The findings across entries (WS rules) for the extensions they register, in Vis's load order. */
+export function checkWorkspace(extensions: RegisteredExtension[], overrides: SeverityOverrides): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of workspaceRules) {
+    const severity = overrides[rule.id] ?? rule.severity;
+    if (severity === 'off') continue;
+    rule.check({
+      extensions,
+      report: (uri, range, message, related) => findings.push({ rule: rule.id, severity, message, range, uri, related }),
+    });
+  }
+  return findings;
+}
+
+/**
+ * The order findings are shown in: by where they start (a stable sort: at one place, a module's own
+ * findings in the order its rules found them, then those of other modules by module URI, then the
+ * cross-file checks).
+ */
+export function compareFindings(x: Finding, y: Finding): number {
+  return x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character;
 }
