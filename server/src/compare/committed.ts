@@ -9,8 +9,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { contractSet, type ContractSet } from '../contracts/diff';
-import type { ContractFormat } from '../contracts/types';
 import { filePathOf } from '../rules/util';
+import type { ContractFormatSetting } from '../sdk/profile';
 import { Program } from '../workspace/program';
 
 /** A file's text in the revision, null when the revision does not have it. May throw with a message. */
@@ -27,7 +27,7 @@ export interface Snapshot {
 }
 
 /** The contract set of `entryPath` in a revision. Files already read (a cache) can be passed in `known`. */
-export async function revisionContracts(entryPath: string, read: ReadRevision, format: ContractFormat, known = new Map<string, string | null>()): Promise<Snapshot> {
+export async function revisionContracts(entryPath: string, read: ReadRevision, format: ContractFormatSetting, known = new Map<string, string | null>()): Promise<Snapshot> {
   const entry = path.resolve(entryPath);
   const entryUri = pathToFileURL(entry).href;
   const files = new Map(known);
@@ -36,6 +36,7 @@ export async function revisionContracts(entryPath: string, read: ReadRevision, f
   for (let round = 0; ; round++) {
     const wanted = new Set<string>();
     let external: string[] | undefined;
+    let resolving = false;
     const program: Program = new Program({
       contractFormat: format,
       keepTrees: false,
@@ -48,8 +49,17 @@ export async function revisionContracts(entryPath: string, read: ReadRevision, f
           const text = files.get(abs);
           return text === null || text === undefined ? undefined : { version: 0, text };
         }
-        // Third-party code is not the project's history: as installed.
-        external ??= program.environment(entryUri)?.external ?? [];
+        // Third-party code is not the project's history: as installed. The environment itself reads
+        // the manifests through here; while it is being worked out they are read from disk.
+        if (external === undefined) {
+          if (resolving) return undefined;
+          resolving = true;
+          try {
+            external = program.environment(entryUri)?.external ?? [];
+          } finally {
+            resolving = false;
+          }
+        }
         if (!external.some((d) => !path.relative(d, abs).startsWith('..'))) wanted.add(abs);
         // This round reads it from disk; the next one reads the revision's text.
         return undefined;

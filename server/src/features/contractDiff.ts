@@ -14,10 +14,10 @@ import {
 import type { Analysis } from '../analysis';
 import { revisionContracts } from '../compare/committed';
 import { compareContracts, contractSet, diffText, type ContractSet } from '../contracts/diff';
-import type { ContractFormat } from '../contracts/types';
+import type { ContractFormatSetting } from '../sdk/profile';
 import { filePathOf } from '../rules/util';
 import { analysisOf, analysisOfUri, type ServerContext } from './context';
-import { formatOf, type ContractService } from './contractHover';
+import { formatOf, formatSetting, type ContractService } from './contractHover';
 
 const REF = 'HEAD';
 
@@ -32,7 +32,7 @@ class Unavailable extends Error {}
 
 export function registerContractDiff(ctx: ServerContext, contracts: ContractService, clientProvidesCommits: () => boolean): ContractComparer {
   // Committed texts and contract sets per entry file, keyed by the revision label (it names the commit).
-  const cache = new Map<string, { label: string; format: ContractFormat; files: Map<string, string | null>; set: ContractSet | null }>();
+  const cache = new Map<string, { label: string; format: ContractFormatSetting; files: Map<string, string | null>; set: ContractSet | null }>();
 
   async function compare(uri: string): Promise<CompareContractsResult> {
     const none = (text: string): CompareContractsResult => ({ base: null, text: text + '\n', changes: [], breaking: 0 });
@@ -41,7 +41,9 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
     if (!clientProvidesCommits()) return none('This editor does not provide committed file versions (VS Code does, through its Git extension); run `vis-authoring contracts --diff HEAD` instead.');
     const analysis = current(uri);
     if (!analysis) return none(`${path.basename(entry)} is not analysed (Vis Authoring is disabled, or the file is too large or unreadable).`);
-    const format = formatOf(ctx);
+    // The committed revision is read with the setting, not this file's format: when its pin or
+    // registration differs, the model saw contracts in another format, and that is a change too.
+    const format = formatSetting(ctx);
     let label = REF;
     const read = async (file: string): Promise<string | null> => {
       const r = (await ctx.connection.sendRequest(CommittedTextRequest, { uri: pathToFileURL(file).href, ref: REF })) as CommittedTextResult | null;
@@ -60,7 +62,7 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
         set = snapshot.set;
         cache.set(entry, { label, format, files: snapshot.files, set });
       }
-      const now = contractSet(contracts.infos(analysis, format));
+      const now = contractSet(contracts.infos(analysis, formatOf(ctx, analysis.model)));
       const diff = compareContracts(set ?? { tools: [], unknown: [] }, now);
       const head = set ? '' : `${path.basename(entry)} is not in ${label}: every tool is new.\n`;
       return { base: label, text: head + diffText(diff, label), changes: diff.changes, breaking: diff.breaking };

@@ -23,6 +23,7 @@ import type {
 } from './types';
 import { TrackedMap, trackModel } from './reads';
 import { allDecorators, detectSdk } from './sdk';
+import { applySdkProfile } from '../sdk/profile';
 
 interface Fragment {
   attributeAssignments: Model['attributeAssignments'];
@@ -303,6 +304,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
   model.script = readScriptBlock(doc.text);
   addFactoryCalls(model);
   detectSdk(model);
+  applySdkProfile(model);
   return trackModel(model);
 }
 

@@ -7,7 +7,7 @@ import { ModelBuilder } from '../model/build';
 import { trackModel } from '../model/reads';
 import type { Model, Range } from '../model/types';
 import { DEFAULT_MAX_FILE_SIZE } from '../parse/limits';
-import { DocumentCache, ParserFault, guarded, parseDocument, } from '../parse/parser';
+import { DocumentCache, ParserFault, guarded, parseDocument } from '../parse/parser';
 
 /**
  * The module analyses of one program, one per module version. Open documents keep their segments and

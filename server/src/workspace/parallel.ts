@@ -25,6 +25,8 @@ import { filePathOf } from '../rules/util';
 export interface ModuleResult {
   uri: string;
   findings?: Finding[];
+  /** The findings are all there is to show (a pyproject.toml: its entry's manifest findings). */
+  final?: boolean;
   /** The analysis threw (the message). */
   error?: string;
 }
@@ -106,7 +108,7 @@ export async function checkInWorkers(root: string, entries: EntryFile[], jobs: n
     const results = new Map<string, ModuleResult>();
     for (const uri of uris) {
       const own = byModule.get(uri);
-      if (!own || !own.findings) {
+      if (!own || !own.findings || own.final) {
         results.set(uri, own ?? { uri });
         continue;
       }
@@ -193,6 +195,11 @@ export async function serveCheckWorker(): Promise<void> {
     for (const uri of task.modules) {
       try {
         await parserReady();
+        if (path.basename(uri) === 'pyproject.toml') {
+          // A package's manifest, checked with its entry (in this share): what its entry reports on it.
+          modules.push({ uri, findings: program.analysis(uri)?.findings ?? [], final: true });
+          continue;
+        }
         const analysis = program.module(uri);
         modules.push(analysis ? { uri, findings: program.findings(uri) } : { uri });
       } catch (e) {
