@@ -160,8 +160,8 @@ function computeSpan(n: Node): { range: Range; text: string } {
 /** Builds models, reusing the fragments of segments that did not change since the last build. */
 export class ModelBuilder {
   private fragments = new Map<Segment, Fragment>();
-  /** The calls read in the last build that read any, by position and text. */
-  private calls = new Map<string, Call>();
+  /** The calls read in the last build that read any, by position and length (with their text). */
+  private calls = new Map<string, { text: string; call: Call }>();
   /** Segments read (parsed) in the last build, for tests and the benchmarks. */
   read = 0;
 
@@ -784,8 +784,8 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 // ---------------------------------------------------------------------------------------------
 // Expressions → values
 
-/** While a builder reads: the calls its last build read (by position and text), and those of this build. */
-let calls: { last: Map<string, Call>; next: Map<string, Call> } | undefined;
+/** While a builder reads: the calls its last build read (by position and length, with their text), and those of this build. */
+let calls: { last: Map<string, { text: string; call: Call }>; next: Map<string, { text: string; call: Call }> } | undefined;
 
 /**
  * How deep toValue may recurse. Brackets nest at most 200 deep in a file Python compiles (and files
@@ -896,11 +896,11 @@ function readValue(n: Node): Value {
     case 'call': {
       // The same call at the same place in the statement's last version: the same object, so what was
       // computed about it (its Symbol's analysis, rule findings) is reused.
-      const key = calls && `${range.start.line}:${range.start.character}:${text}`;
-      const same = key !== undefined ? calls!.last.get(key) : undefined;
-      if (same) {
-        calls!.next.set(key!, same);
-        return { kind: 'call', call: same, range: same.range, text };
+      const key = calls && `${range.start.line}:${range.start.character}:${text.length}`;
+      const last = key !== undefined ? calls!.last.get(key) : undefined;
+      if (last && last.text === text) {
+        calls!.next.set(key!, last);
+        return { kind: 'call', call: last.call, range: last.call.range, text };
       }
       const [fn, argsNode] = kids(n);
       if (!fn || !argsNode) return { kind: 'unknown', range, text };
@@ -921,7 +921,7 @@ function readValue(n: Node): Value {
         calleeRange: rangeOf(fn),
         argsRange: rangeOf(argsNode),
       };
-      if (key !== undefined) calls!.next.set(key, call);
+      if (key !== undefined) calls!.next.set(key, { text, call });
       return { kind: 'call', call, range, text };
     }
     default:

@@ -23,14 +23,33 @@ export type { Segment, TextEdit } from './segments';
 // loaded as a file of its own (dist/web-tree-sitter.cjs, or node_modules when run from source) and
 // can be instantiated afresh: `guarded` runs parser work and, on any exception, swaps in a fresh
 // runtime (a spare is kept ready, ~12 ms and ~3 MB to make) and drops everything of the old one.
-// Trees and nodes of the old runtime are never touched again: parse caches remember the epoch
-// their trees were made in, and the declaration model never holds a node.
+// Trees and nodes of the old runtime are never touched again: no tree outlives the reading of its
+// statement, and the declaration model never holds a node.
+//
+// The same swap gives memory back. A WebAssembly memory only grows: parsing a 1 MB file grows
+// tree-sitter's heap from its initial 32 MB to 55 MB, and the process keeps those pages after the
+// trees are freed. Each runtime's memory is ours (`wasmMemory`), so its size is known; when a parse
+// leaves it past HEAP_BOUND (its initial size: only files of a megabyte or more grow it), the spare
+// takes over at the next turn of the event loop (when no tree is alive) and the old memory is
+// collected with its runtime.
 
 interface Runtime {
   module: typeof TreeSitter;
   language: TreeSitter.Language;
   parser: TreeSitter.Parser;
+  memory: WasmMemory;
 }
+
+/** A WebAssembly.Memory (the lib settings here have no WebAssembly types). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly.Memory;
+
+/** The runtime's heap at start (the module's minimum: 512 pages of 64 KiB). */
+export const INITIAL_HEAP = 32 * 1024 * 1024;
+/** A heap grown past this is given back (the runtime replaced) once the parse that grew it is done. */
+export const HEAP_BOUND = INITIAL_HEAP;
 
 /** Where the WASM files are: next to the bundle in dist/, or in node_modules when run from source. */
 function wasmPath(file: 'web-tree-sitter.wasm' | 'tree-sitter-python.wasm'): string {
@@ -59,18 +78,21 @@ async function instantiate(): Promise<Runtime> {
   delete require.cache[file];
   const module = require(file) as typeof TreeSitter;
   delete require.cache[file];
-  await module.Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm') });
+  const memory = new WasmMemory({ initial: INITIAL_HEAP / 65536, maximum: 32768 });
+  await module.Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm'), wasmMemory: memory } as Parameters<typeof module.Parser.init>[0]);
   grammar ??= fs.readFileSync(wasmPath('tree-sitter-python.wasm'));
   const language = await module.Language.load(grammar);
   const parser = new module.Parser();
   parser.setLanguage(language);
-  return { module, language, parser };
+  return { module, language, parser, memory };
 }
 
 let current: Runtime | undefined;
 let spare: Runtime | undefined;
 let making: Promise<Runtime> | undefined;
 let ready: Promise<void> | undefined;
+/** The first runtime, being made or made. */
+let started: Promise<void> | undefined;
 /** Incremented each time the runtime is replaced; trees of an older epoch are dead. */
 let epoch = 0;
 let faults = 0;
@@ -102,12 +124,24 @@ function makeSpare(): void {
 /** Loads the parser runtime and the Python grammar once per process (and a spare, in the background). */
 export function initParser(): Promise<void> {
   ready ??= (async () => {
-    current = await instantiate();
+    started = instantiate().then((r) => {
+      current = r;
+    });
+    await started;
     // Ready only with a spare, so that the first fault is retried at once.
     makeSpare();
     await making;
   })();
   return ready;
+}
+
+/**
+ * Resolves as soon as the first runtime is ready (the spare follows in the background): what a server
+ * waits for before it answers `initialize`. Starts loading it when nothing has yet.
+ */
+export function parserStarted(): Promise<void> {
+  void initParser().catch(() => undefined);
+  return started!;
 }
 
 /** Resolves when a runtime is ready (at once unless a fault just left none). */
@@ -150,6 +184,34 @@ function replaceRuntime(): void {
   spare = undefined;
   epoch++;
   makeSpare();
+}
+
+let recycles = 0;
+let recycling = false;
+
+/** Gives the parser's heap back when it grew past `bound`: the spare takes over at the next turn of the event loop, when no tree is alive. */
+export function reclaimParserHeap(bound = HEAP_BOUND): void {
+  if (recycling || !current || current.memory.buffer.byteLength <= bound) return;
+  recycling = true;
+  setImmediate(() => {
+    recycling = false;
+    if (!current || current.memory.buffer.byteLength <= bound) return;
+    if (!spare) {
+      // A fault used the spare a moment ago: the next parse past the bound tries again.
+      makeSpare();
+      return;
+    }
+    recycles++;
+    current = spare;
+    spare = undefined;
+    epoch++;
+    makeSpare();
+  });
+}
+
+/** The current runtime's heap in bytes, and how many times it was given back (for tests and the benchmarks). */
+export function parserHeap(): { bytes: number; recycles: number } {
+  return { bytes: current?.memory.buffer.byteLength ?? 0, recycles };
 }
 
 /** The current runtime's epoch: a tree made in another epoch must not be used. */
@@ -301,6 +363,7 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
     if (tree) sources.set(tree, { text, lineStarts });
   }
   if (!tree) throw new Error('tree-sitter returned no tree');
+  reclaimParserHeap();
   const statements = tree.rootNode.namedChildren.filter((n): n is Node => !!n);
   return { tree, statements };
 }
@@ -317,6 +380,7 @@ export function parseWhole(doc: ParsedDocument, segments: readonly Segment[]): {
   faultIfInjected();
   const tree = r.parser.parse(doc.text);
   if (!tree) throw new Error('tree-sitter returned no tree');
+  reclaimParserHeap();
   sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
   const statements = new Map<Segment, Node[]>();
   const wanted = new Set(segments);

@@ -79,7 +79,7 @@ export class ModuleStore {
     return [...this.last.values()];
   }
 
-  /** Frees a module's tree (its model stays until the module changes or is forgotten). */
+  /** A document closed: what is kept for its next version goes (its model stays until the module changes or is forgotten). */
   release(uri: string): void {
     this.parses.delete(uri);
     this.builders.delete(uri);
