@@ -55,7 +55,7 @@ describe('typing into a realistic file', () => {
     let checked = 0;
     let kept = 0;
     for (let at = 0; at <= TEXT.length; at++) {
-      const typed = ['x', ...(at % 5 === 0 ? [others[(at / 5) % others.length]] : [])];
+      const typed = ['x', ...(at % 7 === 0 ? [others[(at / 7) % others.length]] : [])];
       for (const ch of typed) {
         const row = lineOf(at);
         const s = statements.findIndex(([a, b]) => row >= a && row <= b);

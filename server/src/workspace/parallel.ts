@@ -18,7 +18,7 @@ import type { SeverityOverrides } from '../rules';
 import type { RegisteredExtension } from '../rules/workspace';
 import type { EntryFile } from './discovery';
 import { Program, checkWorkspace, compareFindings } from './program';
-import { initParser, parserReady } from '../parse/parser';
+import { parserReady, parserStarted } from '../parse/parser';
 import { filePathOf } from '../rules/util';
 
 /** What checking one module gave: its findings (with those it puts on other modules), or why there are none. */
@@ -183,7 +183,8 @@ export async function serveCheckWorker(): Promise<void> {
   const port = parentPort!;
   const send = (m: FromWorker) => port.postMessage(m);
   try {
-    await initParser();
+    // The first runtime only: the spare is made while indexing starts.
+    await parserStarted();
     const program = new Program({ root: input.root, entries: input.entries, overrides: input.overrides });
     program.configure({ watched: [input.root] });
     const share = input.entries.slice(input.from, input.to);
