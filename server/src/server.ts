@@ -8,7 +8,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { registerCodeActions } from './features/codeActions';
+import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
 import { formatOf, formatSetting, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
@@ -24,7 +24,7 @@ import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
 import type { ServerContext, Settings } from './features/context';
-import { FileAccess, defaultSettings, textOf } from './features/context';
+import { FileAccess, defaultSettings, selectorsOf, textOf } from './features/context';
 import { onParserReady, parserStarted } from './parse/parser';
 import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
 import { registerContractDiff } from './features/contractDiff';
@@ -71,6 +71,7 @@ void parserStarted().catch(() => undefined);
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await parserStarted();
+  ctx.clientCapabilities = params.capabilities;
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;
   canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
@@ -82,7 +83,7 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      codeActionProvider: { codeActionKinds: ['quickfix'] },
+      codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: true },
       hoverProvider: true,
       definitionProvider: true,
       typeDefinitionProvider: true,
@@ -137,7 +138,8 @@ async function pullSettings(refresh: boolean): Promise<void> {
 
 function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
   ctx.settings = { ...defaultSettings(), ...s };
-  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
+  const selection = { select: selectorsOf(ctx.settings.select), ignore: selectorsOf(ctx.settings.ignore) };
+  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, selection, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
   if (refresh) {
     diagnostics.refreshAll();
     if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);

@@ -1,6 +1,6 @@
 // What every feature provider gets: the connection, the open documents, the workspace programs and the settings.
 import path from 'node:path';
-import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { ClientCapabilities, Connection, TextDocuments } from 'vscode-languageserver/node';
 import { filePathOf } from '../rules/util';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_MAX_FILE_SIZE, type Analysis } from '../analysis';
@@ -21,6 +21,10 @@ export interface Settings {
   langInterfaceVersion: RoutingVersion;
   /** `workspace`: every extension the folder holds is checked in the background; `openFiles`: open documents only. */
   diagnostics: { scope: 'workspace' | 'openFiles' };
+  /** Rules to run (ids, family prefixes or ALL), over the project's `[tool.vis-authoring]`; empty: as the project says. */
+  select: string[];
+  /** Rules not to run, over the project's. */
+  ignore: string[];
   /** The contract hover card: `compact` (six lines, the rest folded), `full`, or `off`. */
   hover: { contract: 'compact' | 'full' | 'off' };
   /** Inlay hints after `vis.Symbol(fn`: the public tool name and the effective tag (off by default). */
@@ -28,7 +32,18 @@ export interface Settings {
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'auto', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' }, hover: { contract: 'compact' }, inlayHints: { enable: false } };
+  return {
+    enable: true,
+    severity: {},
+    maxFileSize: DEFAULT_MAX_FILE_SIZE,
+    contractFormat: 'auto',
+    langInterfaceVersion: DEFAULT_ROUTING_VERSION,
+    diagnostics: { scope: 'workspace' },
+    select: [],
+    ignore: [],
+    hover: { contract: 'compact' },
+    inlayHints: { enable: false },
+  };
 }
 
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */
@@ -45,6 +60,13 @@ export interface ServerContext {
   log(message: string): void;
   /** Whether a file that is not open may be read from disk: inside a workspace folder, or opened in this session. */
   readable(file: string): boolean;
+  /** What the client said it can do (set at initialize). */
+  clientCapabilities?: ClientCapabilities;
+}
+
+/** A settings list of rule selectors: the strings of an array, anything else none. */
+export function selectorsOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : [];
 }
 
 /** A document's text; a client that sent no text (`null`) gets an empty document, not a crash. */

@@ -269,10 +269,11 @@ function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknow
   return out;
 }
 
-function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
-  const model: Model = {
+/** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */
+export function emptyModel(uri: string, lineCount = 1): Model {
+  return {
     uri,
-    lineCount: doc.lineStarts.length,
+    lineCount,
     imports: [],
     sdkImports: [],
     generationAssumed: false,
@@ -284,9 +285,14 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     attributeAssignments: [],
     factories: new TrackedMap(),
     sdkCalls: new TrackedMap(),
-    recovered: recoveredRows(doc),
+    recovered: [],
     syntaxErrors: [],
   };
+}
+
+function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
+  const model = emptyModel(uri, doc.lineStarts.length);
+  model.recovered = recoveredRows(doc);
   for (const f of fragments) {
     model.imports.push(...f.imports);
     model.futureAnnotations ||= f.futureAnnotations;
@@ -555,6 +561,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
     decorators: readDecorators(outer),
     docstring: docstringOf(body ?? null),
+    bodyStart: body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined,
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
   LAZY.add(fn);

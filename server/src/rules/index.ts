@@ -13,13 +13,14 @@ import { routingRules } from './routing';
 import { sdkRules } from './sdk';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
-import type { Finding, ModuleRole, Rule, RuleUnits, Severity } from './types';
+import type { SeverityOverrides } from '../config/selection';
+import type { SourceText } from '../fixes/source';
+import type { Finding, ModuleRole, Rule, RuleUnits } from './types';
 import { pathOf } from './util';
 
 export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
-/** Per-rule severity overrides from the settings; `off` silences a rule. */
-export type SeverityOverrides = Record<string, Severity | 'off'>;
+export type { SeverityOverrides } from '../config/selection';
 
 /** Options every rule may read. */
 export interface RuleOptions {
@@ -32,6 +33,8 @@ export interface RuleOptions {
   resolver?: Resolver;
   /** Findings of rule units kept between versions (the program's); without it every unit is checked. */
   units?: RuleUnits;
+  /** The text the model was built from (for fixes); undefined when it cannot be had any more. */
+  source?: () => SourceText | undefined;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
@@ -53,6 +56,8 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
       }
     });
   const units = options.units;
+  let text: SourceText | undefined;
+  const source = () => (text ??= options.source?.());
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
@@ -72,7 +77,16 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
     rule.check({
       model,
       path,
-      report: (range, message, fix, extra) => sink.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
+      report: (range, message, fix, extra) => {
+        const f: Finding = { rule: rule.id, severity, message, range };
+        // A fix elsewhere than the module (a finding on a sibling module) is not one: edits are in this module's coordinates.
+        const here = !extra?.uri || extra.uri === model.uri;
+        if (fix && rule.fixable && here) f.fix = fix;
+        if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
+        if (!here) f.uri = extra!.uri;
+        if (extra?.related?.length) f.related = extra.related;
+        sink.push(f);
+      },
       contractFormat,
       role: options.role ?? 'unknown',
       symbols,
@@ -80,6 +94,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
       unit: (unit, work) => {
         sink.push(...(units ? units.findings(rule.id, unit, () => check(work)) : check(work)));
       },
+      source,
     });
   }
   return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

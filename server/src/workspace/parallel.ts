@@ -13,11 +13,14 @@
 // every entry's registration, in `compareFindings` order. No VS Code types.
 import path from 'node:path';
 import { Worker, parentPort, workerData } from 'node:worker_threads';
+import { readTextFileSync } from '../../../shared/files';
+import { SourceText } from '../fixes/source';
 import type { Finding } from '../rules/types';
 import type { SeverityOverrides } from '../rules';
+import { NO_SUPPRESSIONS, type Suppressions } from '../rules/suppression';
 import type { RegisteredExtension } from '../rules/workspace';
 import type { EntryFile } from './discovery';
-import { Program, checkWorkspace, compareFindings } from './program';
+import { Program, checkWorkspace, shownFindings } from './program';
 import { parserReady, parserStarted } from '../parse/parser';
 import { filePathOf } from '../rules/util';
 
@@ -27,6 +30,10 @@ export interface ModuleResult {
   findings?: Finding[];
   /** The findings are all there is to show (a pyproject.toml: its entry's manifest findings). */
   final?: boolean;
+  /** The module's SDK generation. */
+  generation?: string;
+  /** Its suppression comments, when it has any (applied once everything reported on it is known). */
+  suppressions?: Suppressions;
   /** The analysis threw (the message). */
   error?: string;
 }
@@ -38,7 +45,13 @@ interface WorkerInput {
   /** The entries this worker indexes: [from, to). */
   from: number;
   to: number;
-  overrides: SeverityOverrides;
+  settings: CheckSettings;
+}
+
+/** What the command line sets for every module (the program's settings). */
+export interface CheckSettings {
+  overrides?: SeverityOverrides;
+  selection?: { select?: readonly string[]; ignore?: readonly string[] };
 }
 
 type ToWorker = { kind: 'check'; owners: [string, string][]; modules: string[] };
@@ -57,12 +70,17 @@ export interface CheckResult {
 /** Each worker's young generation (MB): smaller than V8's default, for a lower peak RSS at the same speed. */
 const WORKER_YOUNG_MB = 4;
 
-/** Runs the folder's program in `jobs` worker threads (`script`: this bundle, which serves workers too). */
-export async function checkInWorkers(root: string, entries: EntryFile[], jobs: number, script: string, overrides: SeverityOverrides = {}): Promise<CheckResult> {
+/**
+ * Runs a folder's program in `jobs` worker threads (`script`: this bundle, which serves workers too).
+ * `program` is the same folder's program in this thread: it decides each module's rule policy.
+ */
+export async function checkInWorkers(program: Program, entries: EntryFile[], jobs: number, script: string): Promise<CheckResult> {
+  const root = program.root!;
+  const settings: CheckSettings = { overrides: program.overrides, selection: program.selection };
   const n = Math.max(1, Math.min(jobs, entries.length));
   const shares: [number, number][] = [];
   for (let i = 0; i < n; i++) shares.push([Math.floor((i * entries.length) / n), Math.floor(((i + 1) * entries.length) / n)]);
-  const workers = shares.map(([from, to]) => new Worker(script, { workerData: { kind: 'check', root, entries, from, to, overrides } satisfies WorkerInput, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } }));
+  const workers = shares.map(([from, to]) => new Worker(script, { workerData: { kind: 'check', root, entries, from, to, settings } satisfies WorkerInput, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } }));
   try {
     const replies = workers.map((w) => replies_(w));
     // 1. Indexing, in every worker at once.
@@ -104,7 +122,7 @@ export async function checkInWorkers(root: string, entries: EntryFile[], jobs: n
       }
     }
     const extensions = checked.flatMap((c) => c.extensions.flatMap((x) => x ?? []));
-    const cross = checkWorkspace(extensions, overrides);
+    const cross = checkWorkspace(extensions, (uri) => program.policyFor(uri));
     const results = new Map<string, ModuleResult>();
     for (const uri of uris) {
       const own = byModule.get(uri);
@@ -114,8 +132,12 @@ export async function checkInWorkers(root: string, entries: EntryFile[], jobs: n
       }
       const findings = own.findings.filter((f) => !f.uri || f.uri === uri);
       findings.push(...(onOthers.get(uri) ?? []), ...cross.filter((f) => f.uri === uri));
-      findings.sort(compareFindings);
-      results.set(uri, { uri, findings });
+      // The text, for the fix of an unused suppression (files do not change during a command).
+      const source = () => {
+        const read = readTextFileSync(fileOf(uri), { maxBytes: program.maxFileSize * 3 });
+        return read.ok ? new SourceText(read.text) : undefined;
+      };
+      results.set(uri, { uri, generation: own.generation, findings: shownFindings(findings, own.suppressions ?? NO_SUPPRESSIONS, program.policyFor(uri), source) });
     }
     return { uris, results };
   } finally {
@@ -185,7 +207,7 @@ export async function serveCheckWorker(): Promise<void> {
   try {
     // The first runtime only: the spare is made while indexing starts.
     await parserStarted();
-    const program = new Program({ root: input.root, entries: input.entries, overrides: input.overrides });
+    const program = new Program({ root: input.root, entries: input.entries, ...input.settings });
     program.configure({ watched: [input.root] });
     const share = input.entries.slice(input.from, input.to);
     const { reached, owners } = program.indexShare(share);
@@ -202,7 +224,8 @@ export async function serveCheckWorker(): Promise<void> {
           continue;
         }
         const analysis = program.module(uri);
-        modules.push(analysis ? { uri, findings: program.findings(uri) } : { uri });
+        const suppressions = analysis?.suppressions.directives.length || analysis?.suppressions.malformed.length ? analysis.suppressions : undefined;
+        modules.push(analysis ? { uri, findings: program.findings(uri), generation: analysis.model.generation, suppressions } : { uri });
       } catch (e) {
         modules.push({ uri, error: e instanceof Error ? e.message : String(e) });
       }
