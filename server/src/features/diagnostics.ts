@@ -10,7 +10,7 @@ import { PRODUCT } from '../../../shared/protocol';
 import type { Finding, Severity } from '../rules/types';
 import { filePathOf } from '../rules/util';
 import type { Program } from '../workspace/program';
-import { loadTokenizer } from '../docs/tokens';
+import { loadTokenizerSoon } from '../docs/tokens';
 import { rulePageUri } from '../docs/rulePages';
 import { UNUSED } from '../rules/suppression';
 import { analysisOfUri, programOf, workspaceScope, type ServerContext } from './context';
@@ -62,7 +62,7 @@ export function registerDiagnostics(ctx: ServerContext) {
     }
     const analysis = analysisOfUri(ctx, canonical);
     // Once a Vis file has been analysed, the token table for the docs previews loads in the background.
-    if (analysis?.model.generation) setTimeout(() => void loadTokenizer(), 0);
+    if (analysis?.model.generation) loadTokenizerSoon();
     const diagnostics = analysis ? analysis.findings.map((f) => toDiagnostic(f, (u) => program.clientUri(u))) : [];
     if (diagnostics.length) published.add(canonical);
     else if (!published.delete(canonical) && !doc) return;

@@ -1,8 +1,9 @@
-// Tree → declaration model. Each top-level statement is read once into a fragment, cached by its
-// position and text, so an edit re-reads only the statements it touched; the module-level pass that
-// joins the fragments (imports, bindings, generation) is cheap.
+// Tree → declaration model. Each top-level statement (segment, server/src/parse/segments.ts) is parsed and
+// read once into a fragment; a new version reads only the segments an edit touched (the others keep their
+// fragment, moved when lines were added or removed above them), and the module-level pass that joins the
+// fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import { parseSnippet, sourceOf, type ParsedDocument } from '../parse/parser';
+import { parseSegment, parseSnippet, parseWhole, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
@@ -20,6 +21,7 @@ import type {
   Range,
   Value,
 } from './types';
+import { TrackedMap, trackModel } from './reads';
 import { allDecorators, detectSdk } from './sdk';
 import { applySdkProfile } from '../sdk/profile';
 
@@ -155,27 +157,116 @@ function computeSpan(n: Node): { range: Range; text: string } {
   };
 }
 
-/** Builds models, reusing the fragments of statements that did not change since the last build. */
+/** Builds models, reusing the fragments of segments that did not change since the last build. */
 export class ModelBuilder {
-  private cache = new Map<string, Fragment>();
+  private fragments = new Map<Segment, Fragment>();
+  /** The calls read in the last build that read any, by position and length (with their text). */
+  private calls = new Map<string, { text: string; call: Call }>();
+  /** Segments read (parsed) in the last build, for tests and the benchmarks. */
+  read = 0;
 
   build(uri: string, doc: ParsedDocument): Model {
-    const next = new Map<string, Fragment>();
-    const fragments: Fragment[] = [];
-    for (const stmt of doc.statements) {
-      const key = `${stmt.startPosition.row}:${stmt.startPosition.column}:${ty(stmt)}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
-      let f = this.cache.get(key) ?? next.get(key);
-      if (!f) f = readStatement(stmt, doc.text);
-      next.set(key, f);
-      fragments.push(f);
+    const next = new Map<Segment, Fragment>();
+    const missing: Segment[] = [];
+    for (const seg of doc.segments) {
+      let f = this.fragments.get(seg);
+      if (!f && seg.from) {
+        const prev = this.fragments.get(seg.from.seg);
+        if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
+      }
+      // What this segment was is not needed any more (and would keep old versions alive).
+      delete seg.from;
+      if (f) next.set(seg, f);
+      else missing.push(seg);
     }
-    this.cache = next;
-    return assemble(uri, doc, fragments);
+    this.read = missing.length;
+    // Most of the file to read (its first analysis): one parse of the whole text serves the statements it parses cleanly.
+    const whole = missing.length > WHOLE_PARSE_MIN && missing.length * 2 > doc.segments.length ? parseWhole(doc, missing) : undefined;
+    const outer = calls;
+    // Calls of the statements read again are the same objects where their text and place did not change.
+    calls = { last: this.calls, next: new Map() };
+    try {
+      for (const seg of missing) {
+        const nodes = whole?.statements.get(seg);
+        next.set(seg, nodes ? readStatements(doc, nodes) : readSegment(doc, seg));
+      }
+      if (missing.length) this.calls = calls.next;
+    } finally {
+      calls = outer;
+      whole?.tree.delete();
+    }
+    this.fragments = next;
+    return assemble(uri, doc, doc.segments.map((s) => next.get(s)!));
   }
 }
 
 export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
+}
+
+/** Below this many statements to read, each is parsed on its own. */
+const WHOLE_PARSE_MIN = 16;
+
+/** Parses one segment and reads its statements into a fragment; its tree is freed at once. */
+function readSegment(doc: ParsedDocument, seg: Segment): Fragment {
+  const { tree, statements } = parseSegment(doc, seg);
+  try {
+    return readStatements(doc, statements);
+  } finally {
+    tree.delete();
+  }
+}
+
+function readStatements(doc: ParsedDocument, statements: Node[]): Fragment {
+  const f = emptyFragment();
+  for (const stmt of statements) readInto(stmt, doc.text, f, false);
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moving a fragment: lines added or removed above a statement move it without changing it.
+
+/** Objects with parts read when first asked for (getters): moved lazily too. */
+const LAZY = new WeakSet<object>();
+
+/** A copy of a fragment with every position `rows` rows further down (identity within it kept). */
+function moveFragment(f: Fragment, rows: number): Fragment {
+  return moveValue(f, rows, new Map()) as Fragment;
+}
+
+function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknown {
+  if (!v || typeof v !== 'object') return v;
+  const done = seen.get(v);
+  if (done !== undefined) return done;
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    seen.set(v, out);
+    for (const item of v) out.push(moveValue(item, rows, seen));
+    return out;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.line === 'number' && typeof o.character === 'number') {
+    const p = { ...o, line: (o.line as number) + rows };
+    seen.set(v, p);
+    return p;
+  }
+  const out: Record<string, unknown> = {};
+  seen.set(v, out);
+  if (LAZY.has(v)) {
+    LAZY.add(out);
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
+      if (d.get) {
+        const get = d.get.bind(v);
+        let moved: unknown;
+        let done = false;
+        // Read from the original when first asked for, then moved (the lazy part has identities of its own).
+        Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (done ? moved : ((done = true), (moved = moveValue(get(), rows, new Map())))) });
+      } else out[key] = moveValue(d.value, rows, seen);
+    }
+    return out;
+  }
+  for (const key in o) out[key] = moveValue(o[key], rows, seen);
+  return out;
 }
 
 /** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */
@@ -189,19 +280,19 @@ export function emptyModel(uri: string, lineCount = 1): Model {
     futureAnnotations: false,
     functions: [],
     classes: [],
-    bindings: new Map(),
+    bindings: new TrackedMap(),
     calls: [],
     attributeAssignments: [],
-    factories: new Map(),
-    sdkCalls: new Map(),
+    factories: new TrackedMap(),
+    sdkCalls: new TrackedMap(),
     recovered: [],
     syntaxErrors: [],
   };
 }
 
 function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
-  const model = emptyModel(uri, countLines(doc.text));
-  model.recovered = doc.recovered;
+  const model = emptyModel(uri, doc.lineStarts.length);
+  model.recovered = recoveredRows(doc);
   for (const f of fragments) {
     model.imports.push(...f.imports);
     model.futureAnnotations ||= f.futureAnnotations;
@@ -220,7 +311,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
   addFactoryCalls(model);
   detectSdk(model);
   applySdkProfile(model);
-  return model;
+  return trackModel(model);
 }
 
 /**
@@ -246,23 +337,11 @@ function addFactoryCalls(model: Model): void {
   }
 }
 
-function countLines(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Statements
 
 function emptyFragment(): Fragment {
   return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntaxErrors: [] };
-}
-
-function readStatement(stmt: Node, text: string): Fragment {
-  const f = emptyFragment();
-  readInto(stmt, text, f, false);
-  return f;
 }
 
 function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {
@@ -470,7 +549,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const span = spanOf(def);
   const inner = bodyOf(span);
   const calls = callsOf(span);
-  return {
+  const fn: FunctionDecl = {
     get body() {
       return inner();
     },
@@ -493,6 +572,8 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     bodyStart: body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined,
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
+  LAZY.add(fn);
+  return fn;
 }
 
 /** The top level of a function body, read when first asked for from a tree of its own. */
@@ -763,6 +844,7 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     classes: [],
     selfAssignments: [],
   };
+  LAZY.add(cls);
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
@@ -822,6 +904,9 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 
 // ---------------------------------------------------------------------------------------------
 // Expressions → values
+
+/** While a builder reads: the calls its last build read (by position and length, with their text), and those of this build. */
+let calls: { last: Map<string, { text: string; call: Call }>; next: Map<string, { text: string; call: Call }> } | undefined;
 
 /**
  * How deep toValue may recurse. Brackets nest at most 200 deep in a file Python compiles (and files
@@ -930,6 +1015,14 @@ function readValue(n: Node): Value {
       return { kind: 'member', object: toValue(object), attr: textOf(attr), range, text };
     }
     case 'call': {
+      // The same call at the same place in the statement's last version: the same object, so what was
+      // computed about it (its Symbol's analysis, rule findings) is reused.
+      const key = calls && `${range.start.line}:${range.start.character}:${text.length}`;
+      const last = key !== undefined ? calls!.last.get(key) : undefined;
+      if (last && last.text === text) {
+        calls!.next.set(key!, last);
+        return { kind: 'call', call: last.call, range: last.call.range, text };
+      }
       const [fn, argsNode] = kids(n);
       if (!fn || !argsNode) return { kind: 'unknown', range, text };
       // The callee ends where its argument list begins (trailing space aside).
@@ -949,6 +1042,7 @@ function readValue(n: Node): Value {
         calleeRange: rangeOf(fn),
         argsRange: rangeOf(argsNode),
       };
+      if (key !== undefined) calls!.next.set(key, { text, call });
       return { kind: 'call', call, range, text };
     }
     default:
@@ -1018,6 +1112,7 @@ function collectCallsInCall(call: Call, out: Call[]): void {
 const SCRIPT_START = /^# \/\/\/ script[ \t]*$/m;
 
 function readScriptBlock(text: string): Model['script'] {
+  if (!text.includes('# /// script')) return undefined;
   const m = SCRIPT_START.exec(text);
   if (!m) return undefined;
   const startLine = text.slice(0, m.index).split('\n').length - 1;

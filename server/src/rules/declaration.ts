@@ -223,8 +223,9 @@ function bindingIds(family: CallFamily): string[] {
   return typeof family.binding === 'string' ? [family.binding] : [...new Set((['unexpected', 'multiple', 'positional', 'missing'] as const).map((k) => bindingId(family, k)))];
 }
 
-function report(ctx: RuleContext, f: Failure): void {
-  ctx.report(f.range, f.message, f.fix, f.options);
+/** A failure, with the earlier errors of its unit it is behind (`Finding.behind`). */
+function report(ctx: RuleContext, f: Failure, behind: { rule: string; range: Range }[] = []): void {
+  ctx.report(f.range, f.message, f.fix, behind.length ? { ...f.options, behind } : f.options);
 }
 
 /** A failure with a fix choice: the safe fix, and suggestions (quick fixes only). */
@@ -257,6 +258,8 @@ export interface ChainStep<U> {
 /** Units (calls, decorators, Symbols) and the checks each goes through, in the order the SDK makes them. */
 export interface Chain<U> {
   units(ctx: RuleContext): Iterable<U>;
+  /** The model object that stands for a unit, for keeping its findings between versions (default: the unit). */
+  key?(u: U): object;
   steps: readonly ChainStep<U>[];
 }
 
@@ -264,8 +267,8 @@ const idsOf = (s: ChainStep<unknown>) => (typeof s.id === 'string' ? [s.id] : s.
 
 /**
  * The rules of some chains: one per documented id. A unit is reported by the rule of its first failing
- * check that is shown (`RuleContext.shown`); the checks after the last one of a rule are not run for it
- * (they cannot change which is first).
+ * check; a later rule's failure carries the earlier ones it is behind (`Finding.behind`), so it shows
+ * when those are turned off or suppressed. The checks after the last one of a rule are not run for it.
  */
 export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>[]): Rule[] {
   return docs.map((doc) => ({
@@ -281,17 +284,18 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
         });
         if (last === -1) continue;
         for (const unit of chain.units(ctx)) {
-          for (let i = 0; i <= last; i++) {
-            const step = chain.steps[i];
-            const failure = step.check(unit, ctx);
-            if (!failure) continue;
-            const id = failure.id ?? idsOf(step)[0];
-            if (id === doc.id) report(ctx, failure);
-            // An earlier error the author chose not to see (the rule off, a suppression comment) stands aside.
-            else if (!ctx.shown(id, failure.range)) continue;
-            else if (ctx.masked) maskedBehind(unit, ctx, chain, doc.id, i + 1, last);
-            break;
-          }
+          // Kept between versions while what the checks read is unchanged (RuleContext.unit).
+          ctx.unit(chain.key?.(unit) ?? unit, () => {
+            const behind: { rule: string; range: Range }[] = [];
+            for (let i = 0; i <= last; i++) {
+              const step = chain.steps[i];
+              const failure = step.check(unit, ctx);
+              if (!failure) continue;
+              const id = failure.id ?? idsOf(step)[0];
+              if (id === doc.id) return report(ctx, failure, behind);
+              behind.push({ rule: id, range: failure.range });
+            }
+          });
         }
       }
       doc.also?.(ctx);
@@ -299,30 +303,28 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
   }));
 }
 
-/**
- * This rule's failure of a unit that an earlier error hides (`RuleContext.masked`): a suppression of it
- * is in use, for it will show once the earlier error is fixed.
- */
-function maskedBehind<U>(unit: U, ctx: RuleContext, chain: Chain<U>, id: string, from: number, last: number): void {
-  for (let i = from; i <= last; i++) {
-    const step = chain.steps[i];
-    if (!idsOf(step).includes(id)) continue;
-    const failure = step.check(unit, ctx);
-    if (failure && (failure.id ?? idsOf(step)[0]) === id) return ctx.masked!(id, failure.range);
-  }
-}
-
 /** A call of a family with its binding, computed when first asked for. */
 interface BoundCall {
+  call: Call;
   binding: Binding;
   check: CallCheck;
 }
 
 function boundCalls(ctx: RuleContext, family: CallFamily): BoundCall[] {
+  // Bound when a check first asks, inside the call's unit (so what binding reads is the unit's input).
   return declarationCalls(ctx.model, family.flavour, family.member, family.moduleOnly).map((call) => {
-    const member = memberOfCall(ctx.model, call)!;
-    const binding = bindIn(ctx.model, member, call);
-    return { binding, check: checkOf(ctx, call, member, binding) };
+    let binding: Binding | undefined;
+    let check: CallCheck | undefined;
+    const member = () => memberOfCall(ctx.model, call)!;
+    return {
+      call,
+      get binding() {
+        return (binding ??= bindIn(ctx.model, member(), call));
+      },
+      get check() {
+        return (check ??= checkOf(ctx, call, member(), this.binding));
+      },
+    };
   });
 }
 
@@ -330,6 +332,7 @@ function boundCalls(ctx: RuleContext, family: CallFamily): BoundCall[] {
 function chainOf(family: CallFamily): Chain<BoundCall> {
   return {
     units: (ctx) => boundCalls(ctx, family),
+    key: (u) => u.call,
     steps: [
       { id: bindingIds(family), check: (u) => (u.binding.error ? { ...withChoice(u.binding.error, bindingChoice(family, u)), id: bindingId(family, u.binding.error.kind) } : undefined) },
       ...family.steps.map((s): ChainStep<BoundCall> => ({ id: s.id, check: (u) => s.check(u.check) })),

@@ -2,7 +2,7 @@
 import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
-import type { Model, Range } from '../model/types';
+import type { Model } from '../model/types';
 import { activityFamilies, activityRules } from './activity';
 import { catalogFamilies, catalogRules } from './sdkCatalog';
 import { bindingRule } from './declaration';
@@ -22,7 +22,7 @@ import { sequenceRules } from './sequence';
 import { symbolFamilies, symbolRules } from './symbols';
 import type { SeverityOverrides } from '../config/selection';
 import type { SourceText } from '../fixes/source';
-import type { Finding, ModuleRole, Rule } from './types';
+import type { Finding, ModuleRole, Rule, RuleUnits } from './types';
 import { pathOf } from './util';
 
 /** The SDK calls whose arguments are bound as Python binds them (SDK-003 for those without a binding rule of their own). */
@@ -71,12 +71,34 @@ export interface RuleOptions {
   /** The module's Symbol analysis through the program; by default the file is analysed alone. */
   symbols?: () => SymbolInfo[];
   resolver?: Resolver;
+  /** Findings of rule units kept between versions (the program's); without it every unit is checked. */
+  units?: RuleUnits;
   /** The text the model was built from (for fixes); undefined when it cannot be had any more. */
   source?: () => SourceText | undefined;
-  /** Whether a suppression comment silences a finding of a rule at a range. */
-  suppressed?: (rule: string, range: Range) => boolean;
-  /** Told of failures an earlier error of their call hides (see `RuleContext.masked`). */
-  masked?: (rule: string, range: Range) => void;
+  /**
+   * Keep the findings that earlier errors of their call are in front of (`Finding.behind`), for the
+   * program to decide with the module's suppression comments; otherwise only the first is returned.
+   */
+  keepMasked?: boolean;
+}
+
+/**
+ * A call's first error only: an earlier error of a rule turned off stands aside for the next. Findings
+ * still behind an error are dropped, or kept (`keep`) for the suppression comments to decide.
+ */
+function unmasked(findings: Finding[], overrides: SeverityOverrides, keep = false): Finding[] {
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (!f.behind) {
+      out.push(f);
+      continue;
+    }
+    const behind = f.behind.filter((b) => overrides[b.rule] !== 'off');
+    if (behind.length && !keep) continue;
+    const { behind: _, ...rest } = f;
+    out.push(behind.length ? { ...rest, behind } : rest);
+  }
+  return out;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
@@ -97,11 +119,25 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         return (infos = []);
       }
     });
+  const units = options.units;
   let text: SourceText | undefined;
   const source = () => (text ??= options.source?.());
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
+    // Where reports go: the file's findings, or the findings of the unit being checked.
+    let sink = findings;
+    const check = (work: () => void): Finding[] => {
+      const outer = sink;
+      const mine: Finding[] = [];
+      sink = mine;
+      try {
+        work();
+      } finally {
+        sink = outer;
+      }
+      return mine;
+    };
     rule.check({
       model,
       path,
@@ -113,16 +149,18 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
         if (!here) f.uri = extra!.uri;
         if (extra?.related?.length) f.related = extra.related;
-        findings.push(f);
+        if (extra?.behind?.length) f.behind = extra.behind;
+        sink.push(f);
       },
       contractFormat,
       role: options.role ?? 'unknown',
       symbols,
       resolver: options.resolver ?? {},
+      unit: (unit, work) => {
+        sink.push(...(units ? units.findings(rule.id, unit, () => check(work)) : check(work)));
+      },
       source,
-      shown: (id, range) => overrides[id] !== 'off' && !options.suppressed?.(id, range),
-      ...(options.masked ? { masked: options.masked } : {}),
     });
   }
-  return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return unmasked(findings, overrides, options.keepMasked).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }

@@ -99,6 +99,7 @@ const DOCS: RuleDoc[] = [
 export const sequenceRules: Rule[] = chainRules(DOCS, [
   {
     units: (ctx: RuleContext) => (ctx.model.generation === 'G3' ? sequenceDecorators(ctx.model) : []),
+    key: (s: SequenceUse) => s.d,
     steps: [
       { id: 'SEQ-001', check: binding },
       { id: 'SEQ-002', check: publicField },

@@ -43,6 +43,12 @@ export interface Finding {
   /** The module the finding belongs to when it is not the analysed one (a declaration in a sibling module). */
   uri?: string;
   related?: RelatedLocation[];
+  /**
+   * The earlier errors of the same call (in the order the SDK checks) that Python raises before this one.
+   * Only the program keeps such findings (`RuleOptions.keepMasked`): one is shown when every earlier error
+   * is suppressed, and otherwise only keeps its suppression in use (`shownFindings`).
+   */
+  behind?: { rule: string; range: Range }[];
 }
 
 /** Where a finding goes when it is not on the analysed module, and what explains it. */
@@ -51,6 +57,8 @@ export interface ReportOptions {
   related?: RelatedLocation[];
   /** Quick fixes that are not safe enough for fix-all (see `Finding.suggestions`). */
   suggestions?: Fix[];
+  /** See `Finding.behind`. */
+  behind?: { rule: string; range: Range }[];
 }
 
 /** What a module is to Vis: an entry file it loads, a module an entry imports, or not known (a file on its own). */
@@ -70,21 +78,23 @@ export interface RuleContext {
   /** Finds the modules the file imports (classes and records defined elsewhere). */
   resolver: Resolver;
   /**
+   * Checks one unit (a call, a decorator, a Symbol: any object of the model that stands for one
+   * statement's part). In the program, what the check reports is kept with what it read from the models,
+   * and reused for a later version while none of that changed: write per-unit checks through this. A
+   * unit's fix reads the text (`source`) only at the ranges of model objects the check read: those keep
+   * their identity only while their statement's text and place are the same.
+   */
+  unit(unit: object, check: () => void): void;
+  /**
    * The text of the module version the model was built from, for fixes that need more than the model's
    * ranges (read when first asked); undefined when it cannot be had, and then no such fix is made.
    */
   source(): SourceText | undefined;
-  /**
-   * Whether a finding of a rule at a range is shown: the rule is not turned off for the file and no
-   * suppression comment silences it there. A call's later check stands in for an earlier one that is not
-   * shown (the author chose not to see that error; the next one Python raises is what matters then).
-   */
-  shown(rule: string, range: Range): boolean;
-  /**
-   * Told of a rule's failure that an earlier error of the same call hides (given only where a suppression
-   * comment may name it): the suppression is in use, not unused.
-   */
-  masked?(rule: string, range: Range): void;
+}
+
+/** Keeps the findings of rule units between versions (the program's; see RuleContext.unit). */
+export interface RuleUnits {
+  findings(rule: string, unit: object, check: () => Finding[]): Finding[];
 }
 
 /** What every rule is, wherever it runs (per module, across the workspace, on suppressions or configuration). */
