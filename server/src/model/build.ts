@@ -7,6 +7,7 @@ import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
   Binding,
+  BodyFlow,
   Call,
   ClassDecl,
   Decorator,
@@ -17,11 +18,13 @@ import type {
   Model,
   Param,
   Pos,
+  PySyntaxError,
   Range,
   Value,
 } from './types';
 import { allDecorators, detectSdk } from './sdk';
 import { applySdkProfile } from '../sdk/profile';
+import { eofLine, regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
 
 interface Fragment {
   attributeAssignments: Model['attributeAssignments'];
@@ -31,7 +34,18 @@ interface Fragment {
   classes: ClassDecl[];
   bindings: Binding[];
   calls: Call[];
-  syntaxErrors: Range[];
+  /** Syntax facts of the statement: ERROR and MISSING nodes, and what the compiler refuses in a tree that parses. */
+  syntax: StatementSyntax;
+}
+
+interface StatementSyntax {
+  tree: TreeError[];
+  /** Parser errors the model tells: argument order in calls. */
+  parser: PyError[];
+  /** Compiler errors: `return` outside a function, a keyword argument repeated... */
+  compile: PyError[];
+  /** A `try` with neither `except` nor `finally` (reported where the next statement starts). */
+  tryWithoutHandler: boolean;
 }
 
 /** A node's range, computed from its tree's line table (one WASM call, for the end offset). */
@@ -158,20 +172,94 @@ function computeSpan(n: Node): { range: Range; text: string } {
 /** Builds models, reusing the fragments of statements that did not change since the last build. */
 export class ModelBuilder {
   private cache = new Map<string, Fragment>();
+  private scans = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
 
   build(uri: string, doc: ParsedDocument): Model {
     const next = new Map<string, Fragment>();
     const fragments: Fragment[] = [];
+    const starts: { row: number; column: number; offset: number; comment: boolean }[] = [];
     for (const stmt of doc.statements) {
-      const key = `${stmt.startPosition.row}:${stmt.startPosition.column}:${ty(stmt)}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
+      const row = stmt.startPosition.row;
+      const column = stmt.startPosition.column;
+      const type = ty(stmt);
+      const key = `${row}:${column}:${type}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
       let f = this.cache.get(key) ?? next.get(key);
       if (!f) f = readStatement(stmt, doc.text);
       next.set(key, f);
       fragments.push(f);
+      starts.push({ row, column, offset: stmt.startIndex, comment: type === 'comment' });
     }
     this.cache = next;
-    return assemble(uri, doc, fragments);
+    const model = assemble(uri, doc, fragments);
+    model.syntaxErrors = this.syntax(doc, fragments, starts);
+    return model;
   }
+
+  /**
+   * Python's syntax errors, one per region: a region is the lines from a statement that starts a line up to
+   * the next such statement. Each region's text is scanned as CPython's tokenizer would (kept while the
+   * region's text and place stay the same), and its first error is the one CPython would raise first.
+   */
+  private syntax(doc: ParsedDocument, fragments: Fragment[], starts: { row: number; column: number; offset: number; comment: boolean }[]): PySyntaxError[] {
+    const text = doc.text;
+    const lineStarts = sourceOf(doc.tree).lineStarts;
+    // Statements that start a line begin a region; one after `;` on the same line joins the region before.
+    const regions: { from: number; to: number; row: number; fragments: Fragment[] }[] = [];
+    fragments.forEach((f, i) => {
+      const { row, offset, comment } = starts[i];
+      // Comments are no statements: they stay in the region before them.
+      if (comment) return;
+      const lineStart = lineStarts[row] ?? 0;
+      const startsLine = offset === lineStart || /^[ \t\f]*$/.test(text.slice(lineStart, offset));
+      const last = regions[regions.length - 1];
+      if (!startsLine && last) last.fragments.push(f);
+      else {
+        if (last) last.to = lineStart;
+        regions.push({ from: lineStart, to: text.length, row, fragments: [f] });
+      }
+    });
+    const next = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
+    const out: PySyntaxError[] = [];
+    let previous: { scan: RegionScan; error?: PyError } | undefined;
+    regions.forEach((r, i) => {
+      const atEof = i === regions.length - 1;
+      // Kept by the region's text, and used again while it starts on the same line.
+      const key = text.slice(r.from, r.to);
+      const kept = this.scans.get(key) ?? next.get(key);
+      const scan = kept && kept.row === r.row && kept.atEof === atEof ? kept.scan : scanRegion(text, r.from, r.to, r.row, atEof);
+      next.set(key, { row: r.row, atEof, scan });
+      const tree = r.fragments.flatMap((f) => f.syntax.tree);
+      const parser = r.fragments.flatMap((f) => f.syntax.parser);
+      if (r.fragments.some((f) => f.syntax.tryWithoutHandler)) {
+        const line = atEof ? eofLine(text) : (regions[i + 1]?.row ?? r.row);
+        parser.push({ kind: 'SyntaxError', message: "expected 'except' or 'finally' block", line, col: 0, endLine: line, endCol: 0, phase: 'parser' });
+      }
+      let error = regionError(scan, tree, parser, r.fragments.flatMap((f) => f.syntax.compile));
+      // A region that starts indented continues the indentation the region before it left.
+      const first = scan.parser[0];
+      if (error === first && first?.message === 'unexpected indent' && first.line === r.row && previous) {
+        const stack = previous.scan.indents;
+        const indent = first.col;
+        if (indent < stack[stack.length - 1] && !stack.includes(indent)) error = { ...first, kind: 'IndentationError', message: 'unindent does not match any outer indentation level', phase: 'tokenizer' };
+      }
+      // One mistake, one diagnostic: an indented region right after a broken one is part of the same break.
+      const continues = previous?.error !== undefined && starts[fragments.indexOf(r.fragments[0])].column > 0;
+      if (error && !continues) out.push({ kind: error.kind, message: error.message, range: errorRange(error, text, lineStarts) });
+      previous = { scan, error: error ?? (continues ? previous?.error : undefined) };
+    });
+    this.scans = next;
+    return out;
+  }
+}
+
+/** The range of an error: its place, on its first line only (a broken region may span the rest of the file). */
+function errorRange(e: PyError, text: string, lineStarts: number[]): Range {
+  const start = lineStarts[e.line] ?? text.length;
+  const nl = text.indexOf('\n', start);
+  const length = (nl === -1 ? text.length : nl) - start - (text[nl - 1] === '\r' ? 1 : 0);
+  const col = Math.min(Math.max(0, e.col), length);
+  const endCol = e.endLine === e.line ? Math.min(Math.max(col + 1, e.endCol), length) : length;
+  return { start: { line: e.line, character: col }, end: { line: e.line, character: Math.max(col, endCol) } };
 }
 
 export function buildModel(uri: string, doc: ParsedDocument): Model {
@@ -203,7 +291,6 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     model.classes.push(...f.classes);
     model.calls.push(...f.calls);
     model.attributeAssignments.push(...f.attributeAssignments);
-    model.syntaxErrors.push(...f.syntaxErrors);
     for (const b of f.bindings) {
       const list = model.bindings.get(b.name);
       if (list) list.push(b);
@@ -250,16 +337,90 @@ function countLines(text: string): number {
 // Statements
 
 function emptyFragment(): Fragment {
-  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntaxErrors: [] };
+  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntax: { tree: [], parser: [], compile: [], tryWithoutHandler: false } };
 }
 
 function readStatement(stmt: Node, text: string): Fragment {
   const f = emptyFragment();
-  readInto(stmt, text, f, false);
+  readInto(stmt, text, f, false, false);
+  if (stmt.hasError) collectTreeErrors(stmt, f.syntax.tree);
+  for (const call of f.calls) argumentOrder(call, f.syntax);
   return f;
 }
 
-function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {
+/** The ERROR and MISSING nodes of a statement (a few are enough: only the first counts). */
+function collectTreeErrors(n: Node, out: TreeError[]): void {
+  if (out.length >= 8) return;
+  const type = ty(n);
+  if (type === 'ERROR' || n.isMissing) {
+    const { range } = spanOf(n);
+    out.push({ line: range.start.line, col: range.start.character, endLine: range.end.line, endCol: range.end.character, ...(n.isMissing ? { missing: type } : {}) });
+    if (type !== 'ERROR') return;
+  }
+  for (const c of n.children) if (c && (c.hasError || c.isMissing)) collectTreeErrors(c, out);
+}
+
+/** What Python's parser and compiler refuse in a call's arguments that tree-sitter accepts. */
+function argumentOrder(call: Call, out: StatementSyntax): void {
+  let keyword = false;
+  let keywordSplat = false;
+  const names = new Set<string>();
+  const at = (a: Argument, message: string): PyError => ({ kind: 'SyntaxError', message, line: a.range.start.line, col: a.range.start.character, endLine: a.range.end.line, endCol: a.range.end.character, phase: 'parser' });
+  // `f(x for x in xs, y)`: a generator expression is the only argument or is parenthesized.
+  if (call.args.length > 1) for (const a of call.args) if (a.value.kind === 'comprehension' && a.value.of === 'generator' && !a.value.text.startsWith('(')) out.parser.push(at(a, 'Generator expression must be parenthesized'));
+  for (const a of call.args) {
+    if (a.splat === '**') keywordSplat = true;
+    else if (a.splat === '*') {
+      if (keywordSplat) out.parser.push(at(a, 'iterable argument unpacking follows keyword argument unpacking'));
+    } else if (a.name === undefined) {
+      if (keywordSplat) out.parser.push(at(a, 'positional argument follows keyword argument unpacking'));
+      else if (keyword) out.parser.push(at(a, 'positional argument follows keyword argument'));
+    } else {
+      keyword = true;
+      if (names.has(a.name)) out.compile.push({ ...at(a, `keyword argument repeated: ${a.name}`), phase: 'parser' });
+      names.add(a.name);
+    }
+  }
+}
+
+/** Python 2 statements tree-sitter still parses, and the message Python 3 gives them. */
+const PY2: Record<string, string> = {
+  print_statement: "Missing parentheses in call to 'print'. Did you mean print(...)?",
+  exec_statement: "Missing parentheses in call to 'exec'. Did you mean exec(...)?",
+};
+
+/** Statements the compiler refuses outside a function (or a loop), by their node type. */
+const OUTSIDE: Record<string, string> = {
+  return_statement: "'return' outside function",
+  nonlocal_statement: 'nonlocal declaration not allowed at module level',
+};
+
+function compileError(f: Fragment, n: Node, message: string): void {
+  const { range } = spanOf(n);
+  f.syntax.compile.push({ kind: 'SyntaxError', message, line: range.start.line, col: range.start.character, endLine: range.end.line, endCol: range.end.character, phase: 'parser' });
+}
+
+/** Module-level and class-level statements the compiler refuses: `return`, `yield`, `await`, `break` outside a loop... */
+function outsideFunction(stmt: Node, f: Fragment, loop: boolean): void {
+  const type = ty(stmt);
+  if (PY2[type] && !textOf(stmt).includes('>>')) {
+    const { range } = spanOf(stmt);
+    f.syntax.parser.push({ kind: 'SyntaxError', message: PY2[type], line: range.start.line, col: range.start.character, endLine: range.end.line, endCol: range.end.character, phase: 'parser' });
+  } else if (OUTSIDE[type]) compileError(f, stmt, OUTSIDE[type]);
+  else if (!loop && type === 'break_statement') compileError(f, stmt, "'break' outside loop");
+  else if (!loop && type === 'continue_statement') compileError(f, stmt, "'continue' not properly in loop");
+  else if (type === 'expression_statement') {
+    const first = stmt.firstNamedChild;
+    const inner = first && ty(first) === 'assignment' ? null : first;
+    if (inner && ty(inner) === 'yield') compileError(f, stmt, "'yield' outside function");
+    else if (inner && ty(inner) === 'await') compileError(f, stmt, "'await' outside function");
+  } else if (type === 'try_statement') {
+    if (!stmt.namedChildren.some((c) => c && (ty(c) === 'except_clause' || ty(c) === 'except_group_clause' || ty(c) === 'finally_clause'))) f.syntax.tryWithoutHandler = true;
+  }
+}
+
+function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean, loop: boolean): void {
+  outsideFunction(stmt, f, loop);
   switch (ty(stmt)) {
     case 'import_statement':
     case 'import_from_statement':
@@ -280,6 +441,7 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
         for (const d of fn.decorators) if (d.call) collectCallsInCall(d.call, f.calls);
       } else if (ty(def) === 'class_definition') {
         const cls = readClass(stmt, def);
+        for (const s of def.childForFieldName('body')?.namedChildren ?? []) if (s && OUTSIDE[ty(s)] === OUTSIDE.return_statement) compileError(f, s, OUTSIDE.return_statement);
         f.classes.push(cls);
         f.bindings.push({ kind: 'class', name: cls.name, decl: cls, range: cls.range });
         for (const d of allDecorators(cls)) if (d.call) collectCallsInCall(d.call, f.calls);
@@ -300,12 +462,15 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
     case 'except_clause':
     case 'finally_clause':
     case 'block': {
+      const isLoop = ty(stmt) === 'for_statement' || ty(stmt) === 'while_statement';
       for (const child of stmt.namedChildren) {
         if (!child) continue;
         if (ty(child) === 'block' || ty(child).endsWith('_clause')) {
-          for (const s of ty(child) === 'block' ? child.namedChildren : [child]) if (s) readInto(s, text, f, true);
+          // A loop's own block is inside the loop; its `else` clause is not.
+          const inLoop = loop || (isLoop && ty(child) === 'block');
+          for (const s of ty(child) === 'block' ? child.namedChildren : [child]) if (s) readInto(s, text, f, true, inLoop);
         } else if (ty(stmt) === 'block') {
-          readInto(child, text, f, true);
+          readInto(child, text, f, true, loop);
         } else {
           // The condition or iterable of the compound statement: calls there still run at import.
           collectCalls(toValue(child), f.calls);
@@ -313,9 +478,6 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
       }
       return;
     }
-    case 'ERROR':
-      f.syntaxErrors.push(rangeOf(stmt));
-      return;
     default:
       return;
   }
@@ -463,6 +625,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
   const inner = bodyOf(spanOf(def));
   return {
+    text: spanOf(def).text,
     get body() {
       return inner();
     },
@@ -480,10 +643,11 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   };
 }
 
-/** The top level of a function body, read when first asked for from a tree of its own. */
+/** A function body, read when first asked for from a tree of its own. */
 function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
   return readLater(span, '', '', (root) => {
-    const out: FunctionBody = { functions: [], returns: [], others: 0 };
+    const out: FunctionBody = { functions: [], returns: [], others: 0, flow: emptyFlow() };
+    const flow = new FlowReader(out.flow);
     let def = root.firstNamedChild;
     while (def && ty(def) === 'decorated_definition') def = def.childForFieldName('definition');
     const block = def && ty(def) === 'function_definition' ? headerParts(def).body : undefined;
@@ -492,15 +656,269 @@ function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
     for (const stmt of block ? kids(block) : []) {
       const type = ty(stmt);
       const inner = type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
-      if (inner && ty(inner) === 'function_definition') out.functions.push(readFunction(stmt, inner));
-      else if (type === 'return_statement') {
+      if (inner && ty(inner) === 'function_definition') {
+        const fn = readFunction(stmt, inner);
+        out.functions.push(fn);
+        flow.definition(fn);
+        first = false;
+        continue;
+      }
+      if (type === 'return_statement') {
         const value = stmt.firstNamedChild;
         out.returns.push(value ? toValue(value) : { kind: 'none', range: rangeOf(stmt), text: 'None' });
       } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && /[rRbBuUfF]{0,2}['"]/y.test(src.slice(stmt.startIndex, stmt.startIndex + 3)))) out.others++;
+      flow.statement(stmt);
       first = false;
     }
+    flow.done();
     return out;
   });
+}
+
+function emptyFlow(): BodyFlow {
+  return { calls: [], returns: [], yields: false, awaits: false, stores: [], subscripts: [], withs: [], locals: new Set(), imports: [], functions: [], lambdas: [], truncated: false };
+}
+
+/** How many nodes one body's flow reads at most (a generated function of thousands of lines stops there). */
+const MAX_FLOW_NODES = 20_000;
+
+/** Reads what a body does (BodyFlow) from its statements, at any depth. */
+class FlowReader {
+  private visited = 0;
+  private depth = 0;
+  private globals = new Set<string>();
+
+  constructor(private readonly out: BodyFlow) {}
+
+  private spent(): boolean {
+    if (++this.visited <= MAX_FLOW_NODES && valueDepth < MAX_VALUE_DEPTH) return false;
+    this.out.truncated = true;
+    return true;
+  }
+
+  /** A nested function already read: its name is local, its decorators run with the body. */
+  definition(fn: FunctionDecl): void {
+    this.out.functions.push(fn);
+    this.out.locals.add(fn.name);
+    for (const d of fn.decorators) if (d.call) collectCallsInCall(d.call, this.out.calls);
+  }
+
+  done(): void {
+    for (const g of this.globals) this.out.locals.delete(g);
+  }
+
+  statements(block: Node): void {
+    for (const s of kids(block)) this.statement(s);
+  }
+
+  statement(s: Node): void {
+    if (this.spent()) return;
+    const type = ty(s);
+    switch (type) {
+      case 'decorated_definition':
+      case 'function_definition':
+      case 'class_definition': {
+        const def = type === 'decorated_definition' ? s.childForFieldName('definition') : s;
+        if (def && ty(def) === 'function_definition') this.definition(readFunction(s, def));
+        else if (def) {
+          // A class body runs with the function, but what it binds is the class's.
+          const name = def.childForFieldName('name');
+          if (name) this.out.locals.add(textOf(name));
+        }
+        return;
+      }
+      case 'return_statement': {
+        const value = s.firstNamedChild;
+        this.out.returns.push(value ? toValue(value) : { kind: 'none', range: rangeOf(s), text: 'None' });
+        if (value) this.expr(value);
+        return;
+      }
+      case 'import_statement':
+      case 'import_from_statement': {
+        const f = emptyFragment();
+        readImport(s, f, true);
+        for (const i of f.imports) this.out.imports.push(i), this.out.locals.add(i.local);
+        return;
+      }
+      case 'global_statement':
+      case 'nonlocal_statement':
+        for (const id of kids(s)) this.globals.add(textOf(id));
+        return;
+      case 'expression_statement':
+        for (const e of kids(s)) this.expressionStatement(e);
+        return;
+      case 'with_statement':
+        for (const c of kids(s)) {
+          if (ty(c) === 'block') this.statements(c);
+          else for (const item of kids(c)) this.withItem(item);
+        }
+        return;
+      case 'for_statement': {
+        const left = s.childForFieldName('left');
+        const right = s.childForFieldName('right');
+        if (left) this.bind(left);
+        if (right) this.expr(right);
+        for (const c of kids(s)) if (ty(c) === 'block' || ty(c) === 'else_clause') this.statement(c);
+        return;
+      }
+      case 'block':
+        this.statements(s);
+        return;
+      case 'except_clause':
+      case 'except_group_clause':
+        for (const c of kids(s)) {
+          if (ty(c) === 'block') this.statements(c);
+          else if (ty(c) === 'as_pattern') this.asPattern(c);
+          else this.expr(c);
+        }
+        return;
+      default:
+        for (const c of kids(s)) {
+          const t = ty(c);
+          if (t === 'block' || t.endsWith('_clause')) this.statement(c);
+          else this.expr(c);
+        }
+    }
+  }
+
+  private withItem(item: Node): void {
+    const value = item.childForFieldName('value') ?? item.firstNamedChild;
+    if (!value) return;
+    if (ty(value) === 'as_pattern') {
+      const [expr, alias] = kids(value);
+      if (!expr) return;
+      const target = alias?.firstNamedChild;
+      this.out.withs.push({ value: toValue(expr), ...(target && ty(target) === 'identifier' ? { name: textOf(target) } : {}) });
+      this.expr(expr);
+      if (alias) this.bind(alias);
+      return;
+    }
+    this.out.withs.push({ value: toValue(value) });
+    this.expr(value);
+  }
+
+  private asPattern(n: Node): void {
+    const [expr, alias] = kids(n);
+    if (expr) this.expr(expr);
+    if (alias) this.bind(alias);
+  }
+
+  private expressionStatement(e: Node): void {
+    const type = ty(e);
+    if (type === 'assignment') {
+      // a = b[k] = value: every target is bound to the innermost value.
+      const targets: Node[] = [];
+      let node: Node | null = e;
+      while (node && ty(node) === 'assignment') {
+        const parts = assignmentParts(node);
+        if (parts.left) targets.push(parts.left);
+        if (parts.type) this.expr(parts.type);
+        node = parts.right ?? null;
+      }
+      const value = node ? toValue(node) : undefined;
+      for (const t of targets) this.target(t, value, rangeOf(e));
+      if (node) this.expr(node);
+      return;
+    }
+    if (type === 'augmented_assignment') {
+      const left = e.childForFieldName('left');
+      const right = e.childForFieldName('right');
+      if (left) {
+        if (ty(left) === 'identifier') this.out.locals.add(textOf(left));
+        else this.expr(left);
+      }
+      if (right) this.expr(right);
+      return;
+    }
+    this.expr(e);
+  }
+
+  /** An assignment target: names are bound, `X[k] = v` is a store, an attribute's object is read. */
+  private target(t: Node, value: Value | undefined, range: Range): void {
+    const type = ty(t);
+    if (type === 'subscript') {
+      const object = t.childForFieldName('value');
+      const key = t.childForFieldName('subscript');
+      if (object && key && value) this.out.stores.push({ object: toValue(object), key: toValue(key), value, range });
+      if (object) this.expr(object);
+      if (key) this.expr(key);
+      return;
+    }
+    if (type === 'attribute') {
+      const object = t.childForFieldName('object');
+      if (object) this.expr(object);
+      return;
+    }
+    this.bind(t);
+  }
+
+  /** Every name a target pattern binds. */
+  private bind(t: Node): void {
+    const type = ty(t);
+    if (type === 'identifier') this.out.locals.add(textOf(t));
+    else if (type === 'subscript' || type === 'attribute') this.expr(t);
+    else for (const c of kids(t)) this.bind(c);
+  }
+
+  expr(n: Node): void {
+    if (this.spent() || this.depth >= MAX_VALUE_DEPTH) return;
+    this.depth++;
+    try {
+      this.visit(n);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private visit(n: Node): void {
+    const type = ty(n);
+    switch (type) {
+      case 'identifier':
+      case 'integer':
+      case 'float':
+      case 'true':
+      case 'false':
+      case 'none':
+      case 'string_content':
+      case 'escape_sequence':
+        return;
+      case 'call': {
+        const v = toValue(n);
+        if (v.kind === 'call') this.out.calls.push(v.call);
+        break;
+      }
+      case 'lambda': {
+        const v = toValue(n);
+        if (v.kind === 'lambda') this.out.lambdas.push(v);
+        return;
+      }
+      case 'subscript': {
+        const object = n.childForFieldName('value');
+        const key = n.childForFieldName('subscript');
+        if (object && key) this.out.subscripts.push({ object: toValue(object), key: toValue(key), range: rangeOf(n) });
+        break;
+      }
+      case 'yield':
+        this.out.yields = true;
+        break;
+      case 'await':
+        this.out.awaits = true;
+        break;
+      case 'named_expression': {
+        const name = n.childForFieldName('name');
+        if (name) this.out.locals.add(textOf(name));
+        break;
+      }
+      case 'for_in_clause': {
+        const left = n.childForFieldName('left');
+        if (left) this.bind(left);
+        break;
+      }
+      default:
+        break;
+    }
+    for (const c of kids(n)) this.expr(c);
+  }
 }
 
 /**
@@ -795,8 +1213,15 @@ function readValue(n: Node): Value {
       return { kind: 'comprehension', of: 'dict', range, text };
     case 'generator_expression':
       return { kind: 'comprehension', of: 'generator', range, text };
-    case 'lambda':
-      return { kind: 'lambda', range, text };
+    case 'lambda': {
+      const paramsNode = n.childForFieldName('parameters');
+      const bodyNode = n.childForFieldName('body');
+      const flow = emptyFlow();
+      if (bodyNode) new FlowReader(flow).expr(bodyNode);
+      // Calls in lambdas nested in this one run when this one runs too.
+      const calls = [...flow.calls, ...flow.lambdas.flatMap((l) => l.calls)];
+      return { kind: 'lambda', params: paramsNode ? readParams(paramsNode) : [], body: bodyNode ? toValue(bodyNode) : undefined, calls, range, text };
+    }
     case 'identifier':
       return { kind: 'name', name: text, range, text };
     case 'attribute': {

@@ -1,0 +1,610 @@
+// The errors CPython's tokenizer raises, and the indentation errors its parser raises, found on the text
+// of one region of a file (a top-level statement and what follows it up to the next one) without running
+// Python: unterminated strings, brackets that do not match or are never closed, bad characters and number
+// literals, a dedent to no outer level, tabs mixed with spaces, an unexpected indent, a block header with
+// no indented block, and a compound statement header without its ':'. Messages are CPython's (3.10 and
+// later) word for word; anything this scanner cannot tell is left to the parse tree ("invalid syntax").
+// Positions are 0-based lines and UTF-16 columns.
+
+export type PyErrorKind = 'SyntaxError' | 'IndentationError' | 'TabError';
+
+export interface PyError {
+  kind: PyErrorKind;
+  message: string;
+  line: number;
+  col: number;
+  endLine: number;
+  endCol: number;
+  /** For "expected ':'": where the header's keyword ends (a parse error inside the header comes first). */
+  keywordEnd?: number;
+  /** For a header's error: the header's line (a header that does not parse fails there first). */
+  headerLine?: number;
+  /**
+   * `tokenizer`: raised while tokenizing, so it is what Python reports whatever the parser thinks of the
+   * code before it; `parser`: raised when the parser fails at this token (the first one in the file wins);
+   * `unclosed`: a bracket still open at the end of the region, which CPython reports instead of a parser
+   * error only when the bracket opens on an earlier line.
+   */
+  phase: 'tokenizer' | 'parser' | 'unclosed';
+}
+
+export interface RegionScan {
+  /** The first tokenizer error of the region (the scan stops there). */
+  tokenizer?: PyError;
+  /** A bracket still open where the region ends (the innermost one). */
+  unclosed?: PyError;
+  /** Parser errors the scanner can tell, in source order: indentation and headers without ':'. */
+  parser: PyError[];
+  /** The indentation stack where the region ends. */
+  indents: number[];
+}
+
+/** Compound statements whose header opens an indented block, and how CPython names them. */
+const BLOCK_KINDS: Record<string, string> = {
+  def: 'function definition',
+  class: 'class definition',
+  if: "'if' statement",
+  elif: "'elif' statement",
+  else: "'else' statement",
+  for: "'for' statement",
+  while: "'while' statement",
+  with: "'with' statement",
+  try: "'try' statement",
+  except: "'except' statement",
+  finally: "'finally' statement",
+  match: "'match' statement",
+  case: "'case' statement",
+};
+
+/** Keywords that may follow a number with no space in between (`1if x else 2`). */
+const AFTER_NUMBER = ['and', 'else', 'for', 'if', 'in', 'is', 'not', 'or'];
+
+const OPENERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+
+// What an ASCII character starts: the token kinds the scanner tells apart.
+const OTHER = 0;
+const ID = 1;
+const DIGIT = 2;
+const QUOTE = 3;
+const OPEN = 4;
+const CLOSE = 5;
+const INVALID = 6;
+const CHAR_CLASS = new Uint8Array(129);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  CHAR_CLASS[c] = /[A-Za-z_]/.test(ch) ? ID : /[0-9]/.test(ch) ? DIGIT : ch === '"' || ch === "'" ? QUOTE : '([{'.includes(ch) ? OPEN : ')]}'.includes(ch) ? CLOSE : '$?`'.includes(ch) ? INVALID : OTHER;
+}
+
+const ID_START = /[\p{L}\p{Nl}_\u1885\u1886\u2118\u212E\u309B\u309C]/u;
+const ID_CONTINUE = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_\u00B7\u0387\u1369-\u1371\u19DA\u1885\u1886\u2118\u212E\u309B\u309C]/u;
+/** Python's str.isprintable() is false for these categories (the space itself aside). */
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+const STRING_PREFIX = /^(?:[rR]|[uU]|[bB]|[fF]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF])$/;
+
+interface Logical {
+  /** Line and indentation column of the logical line's first token. */
+  line: number;
+  indent: number;
+  /** Its first word when it starts with one (`def`, `if`, `x`...), and the second (`async def`). */
+  first?: string;
+  second?: string;
+  /** A ':' outside brackets, and the last token a ':' outside brackets. */
+  colon: boolean;
+  endsWithColon: boolean;
+  /** End of its last token. */
+  endLine: number;
+  endCol: number;
+  /** End of its first word. */
+  keywordEnd: number;
+}
+
+function hex(cp: number): string {
+  return cp.toString(16).toUpperCase().padStart(4, '0');
+}
+
+function fail(kind: PyErrorKind, message: string, line: number, col: number, phase: PyError['phase'] = 'tokenizer', endLine = line, endCol = col + 1): PyError {
+  return { kind, message, line, col, endLine, endCol, phase };
+}
+
+function tabs(line: number): PyError {
+  return fail('TabError', 'inconsistent use of tabs and spaces in indentation', line, 0, 'tokenizer', line, 0);
+}
+
+function expectedBlock(header: Logical, line: number, col: number, endCol: number): PyError {
+  return { ...fail('IndentationError', `expected an indented block after ${BLOCK_KINDS[header.first!]} on line ${header.line + 1}`, line, col, 'parser', line, endCol), headerLine: header.line };
+}
+
+/**
+ * Scans text[start, end) as CPython's tokenizer would, from a line start at `line` (0-based) whose
+ * indentation stack starts as `[0]`. `atEof`: the region ends the file (an unfinished header or string
+ * is then reported where CPython names the end of the file).
+ */
+export function scanRegion(text: string, start: number, end: number, line: number, atEof: boolean): RegionScan {
+  return new RegionScanner(text, start, end, line, atEof).run();
+}
+
+/** The scanner's state (a class, so that scanning a region makes no closures). */
+class RegionScanner {
+  // Indentation (CPython: tabsize 8, and an alternative tabsize 1 to catch tabs mixed with spaces).
+  private indents = [0];
+  private altIndents = [0];
+  private brackets: { ch: string; line: number; col: number }[] = [];
+  private out: RegionScan = { parser: [], indents: this.indents };
+  private i: number;
+  private lineStart: number;
+  private logical: Logical | undefined;
+  /** A block header waiting for its indented body. */
+  private pending: Logical | undefined;
+
+  constructor(
+    private readonly text: string,
+    start: number,
+    private readonly end: number,
+    private line: number,
+    private readonly atEof: boolean,
+  ) {
+    this.i = start;
+    this.lineStart = start;
+  }
+
+  private tokenizer(e: PyError): RegionScan {
+    this.out.tokenizer = e;
+    return this.out;
+  }
+
+  private newline(): void {
+    this.line++;
+    this.lineStart = this.i;
+  }
+
+  /** Moves past a token that may span lines (a string), counting its line breaks; returns its end. */
+  private followLines(to: number): number {
+    const text = this.text;
+    for (let k = text.indexOf('\n', this.i); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) this.line++, (this.lineStart = k + 1);
+    return to;
+  }
+
+  /** The logical line ends: a header ending in ':' waits for its block; one without ':' may be missing it. */
+  private endLogical(): void {
+    const logical = this.logical;
+    if (!logical) return;
+    const kind = logical.first === 'async' && (logical.second === 'def' || logical.second === 'for' || logical.second === 'with') ? logical.second : logical.first;
+    if (kind !== undefined && BLOCK_KINDS[kind]) {
+      if (logical.endsWithColon) this.pending = { ...logical, first: kind };
+      // A header with no ':' at all is CPython's "expected ':'" when an indented block follows it
+      // (`match` and `case` are soft keywords: `match = 1` is an assignment).
+      else if (!logical.colon && kind !== 'match' && kind !== 'case') this.pending = { ...logical, first: kind };
+    }
+    this.logical = undefined;
+  }
+
+  /** A new logical line starts at `at`, indented to `indent` (already checked against the stack). */
+  private startLogical(at: number, indent: number): Logical {
+    const col = at - this.lineStart;
+    return (this.logical = { line: this.line, indent, colon: false, endsWithColon: false, endLine: this.line, endCol: col, keywordEnd: col });
+  }
+
+  /** The indentation of a line that starts a logical line; a tokenizer error ends the scan. */
+  private indentation(): boolean {
+    const { text, end, indents, altIndents } = this;
+    let c = 0;
+    let alt = 0;
+    let j = this.i;
+    for (; j < end; j++) {
+      const ch = text.charCodeAt(j);
+      if (ch === 32) c++, alt++;
+      else if (ch === 9) (c = (Math.floor(c / 8) + 1) * 8), alt++;
+      else if (ch === 12) c = alt = 0;
+      else break;
+    }
+    const ch = text.charCodeAt(j);
+    const blank = j >= end || ch === 35 || ch === 10 || ch === 13 || (ch === 92 && (text.charCodeAt(j + 1) === 10 || text.charCodeAt(j + 1) === 13));
+    const from = this.i;
+    this.i = j;
+    if (blank || this.brackets.length) return true;
+    const line = this.line;
+    const top = indents.length - 1;
+    const header = this.pending;
+    this.pending = undefined;
+    const parser = this.out.parser;
+    // `def f()` followed by an indented block: the ':' is missing.
+    if (header && !header.endsWithColon && c > indents[top]) {
+      parser.push({ ...fail('SyntaxError', "expected ':'", header.endLine, header.endCol, 'parser'), keywordEnd: header.line === header.endLine ? header.keywordEnd : undefined, headerLine: header.line });
+    }
+    if (c === indents[top]) {
+      if (alt !== altIndents[top]) return !this.tokenizer(tabs(line));
+      if (header?.endsWithColon) parser.push(expectedBlock(header, line, j - from, lineEnd(text, j, end) - from));
+    } else if (c > indents[top]) {
+      if (alt <= altIndents[top]) return !this.tokenizer(tabs(line));
+      if (!header) parser.push(fail('IndentationError', 'unexpected indent', line, j - from, 'parser', line, lineEnd(text, j, end) - from));
+      indents.push(c);
+      altIndents.push(alt);
+    } else {
+      while (indents.length > 1 && c < indents[indents.length - 1]) indents.pop(), altIndents.pop();
+      if (c !== indents[indents.length - 1]) {
+        const eol = lineEnd(text, j, end) - from;
+        return !this.tokenizer(fail('IndentationError', 'unindent does not match any outer indentation level', line, eol, 'tokenizer', line, eol));
+      }
+      if (alt !== altIndents[altIndents.length - 1]) return !this.tokenizer(tabs(line));
+      if (header?.endsWithColon) parser.push(expectedBlock(header, line, j - from, lineEnd(text, j, end) - from));
+    }
+    this.startLogical(j, c);
+    return true;
+  }
+
+  run(): RegionScan {
+    const { text, end, atEof, out, brackets } = this;
+    let atBol = true;
+    while (this.i < end) {
+      if (atBol) {
+        atBol = false;
+        if (!this.indentation()) return out;
+        continue;
+      }
+      let i = this.i;
+      const code = text.charCodeAt(i);
+      if (code === 10) {
+        this.i = i + 1;
+        if (brackets.length === 0) {
+          this.endLogical();
+          atBol = true;
+        }
+        this.newline();
+        continue;
+      }
+      if (code === 32 || code === 9 || code === 12 || code === 13) {
+        this.i = i + 1;
+        continue;
+      }
+      if (code === 35) {
+        this.i = lineEnd(text, i, end);
+        continue;
+      }
+      const col = i - this.lineStart;
+      if (code === 92) {
+        const next = text.charCodeAt(i + 1);
+        if (next === 10 || (next === 13 && text.charCodeAt(i + 2) === 10)) {
+          this.i = i + (next === 10 ? 2 : 3);
+          this.newline();
+          if (this.i >= end && atEof) return this.tokenizer(fail('SyntaxError', 'unexpected EOF while parsing', this.line, 0));
+          continue;
+        }
+        if (i + 1 >= end && atEof) return this.tokenizer(fail('SyntaxError', 'unexpected EOF while parsing', this.line, col + 1));
+        return this.tokenizer(fail('SyntaxError', 'unexpected character after line continuation character', this.line, col + 1));
+      }
+      // A token starts here: it belongs to the current logical line.
+      const cur = this.logical ?? this.startLogical(i, col);
+      const kind = code < 128 ? CHAR_CLASS[code] : ID;
+      if (kind === ID) {
+        // Identifiers, keywords and string prefixes.
+        let j = i + 1;
+        let ascii = code < 128;
+        for (; j < end; j++) {
+          const c = text.charCodeAt(j);
+          if (c >= 128) ascii = false;
+          else if (CHAR_CLASS[c] !== ID && CHAR_CLASS[c] !== DIGIT) break;
+        }
+        const q = text.charCodeAt(j);
+        if ((q === 34 || q === 39) && j - i <= 2 && STRING_PREFIX.test(text.slice(i, j))) {
+          const r = scanString(text, j, end, this.line, col, atEof);
+          if ('error' in r) return this.tokenizer(r.error);
+          if (/[fF]/.test(text.slice(i, j))) {
+            const f = fStringError(text, j, r.end, r.quote, this.line, this.lineStart);
+            if (f) out.parser.push(f);
+          }
+          i = this.followLines(r.end);
+        } else {
+          if (!ascii) {
+            const bad = badIdentifierChar(text.slice(i, j));
+            if (bad !== undefined) {
+              const cp = bad.cp;
+              const shown = String.fromCodePoint(cp);
+              const message = NON_PRINTABLE.test(shown) && shown !== ' ' ? `invalid non-printable character U+${hex(cp)}` : `invalid character '${shown}' (U+${hex(cp)})`;
+              return this.tokenizer(fail('SyntaxError', message, this.line, i + bad.index - this.lineStart));
+            }
+          }
+          if (cur.first === undefined && cur.line === this.line && cur.indent === col) {
+            cur.first = text.slice(i, j);
+            cur.keywordEnd = j - this.lineStart;
+          } else if (cur.first === 'async' && cur.second === undefined) cur.second = text.slice(i, j);
+          i = j;
+        }
+      } else if (kind === QUOTE) {
+        const r = scanString(text, i, end, this.line, col, atEof);
+        if ('error' in r) return this.tokenizer(r.error);
+        i = this.followLines(r.end);
+      } else if (kind === DIGIT || (code === 46 && CHAR_CLASS[text.charCodeAt(i + 1)] === DIGIT)) {
+        const r = scanNumber(text, i, end);
+        if (r.error) return this.tokenizer(fail('SyntaxError', r.error, this.line, r.errorAt - this.lineStart, 'tokenizer', this.line, (r.errorEnd ?? r.errorAt + 1) - this.lineStart));
+        i = r.end;
+      } else if (kind === OPEN) {
+        brackets.push({ ch: text[i], line: this.line, col });
+        i++;
+      } else if (kind === CLOSE) {
+        const ch = text[i];
+        const open = brackets.pop();
+        if (!open) return this.tokenizer(fail('SyntaxError', `unmatched '${ch}'`, this.line, col));
+        if (open.ch !== OPENERS[ch]) {
+          const where = open.line === this.line ? '' : ` on line ${open.line + 1}`;
+          return this.tokenizer(fail('SyntaxError', `closing parenthesis '${ch}' does not match opening parenthesis '${open.ch}'${where}`, this.line, col));
+        }
+        i++;
+      } else if (kind === INVALID || (code === 33 && text.charCodeAt(i + 1) !== 61)) {
+        // `$`, `?`, `` ` `` and a lone `!` are no Python tokens: the parser fails on them.
+        out.parser.push(fail('SyntaxError', 'invalid syntax', this.line, col, 'parser'));
+        i++;
+      } else if (code === 58 && text.charCodeAt(i + 1) !== 61) {
+        // Only ':' outside brackets matters among the operators (a header's end).
+        this.i = i + 1;
+        cur.endLine = this.line;
+        cur.endCol = this.i - this.lineStart;
+        if (brackets.length === 0) cur.colon = cur.endsWithColon = true;
+        continue;
+      } else i++;
+      this.i = i;
+      cur.endLine = this.line;
+      cur.endCol = i - this.lineStart;
+      cur.endsWithColon = false;
+    }
+    this.endLogical();
+    const pending = this.pending;
+    if (brackets.length) {
+      const open = brackets[brackets.length - 1];
+      out.unclosed = fail('SyntaxError', `'${open.ch}' was never closed`, open.line, open.col, 'unclosed');
+    } else if (pending?.endsWithColon) {
+      // The file (or the region) ends after a header: CPython names the line the file ends on.
+      if (atEof) {
+        const eof = eofLine(text);
+        const at = eof === pending.line ? pending.endCol : 0;
+        out.parser.push(expectedBlock(pending, eof, at, at));
+      } else out.parser.push(expectedBlock(pending, this.line, 0, 0));
+    }
+    out.parser.sort((a, b) => a.line - b.line || a.col - b.col);
+    return out;
+  }
+}
+
+/** The offset of the end of the line `at` is on (before its '\n'), within `end`. */
+function lineEnd(text: string, at: number, end: number): number {
+  const nl = text.indexOf('\n', at);
+  const e = nl === -1 || nl > end ? end : nl;
+  return text[e - 1] === '\r' ? e - 1 : e;
+}
+
+/** The 0-based line CPython gives the end of the file: its last line (a final line break starts none). */
+export function eofLine(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') || text.length === 0 ? Math.max(0, n - 1) : n;
+}
+
+/** The first character of a word that is not valid in a Python identifier, with its code point. */
+function badIdentifierChar(word: string): { index: number; cp: number } | undefined {
+  let index = 0;
+  let first = true;
+  for (const c of word) {
+    const ok = first ? ID_START.test(c) || c === '_' : ID_CONTINUE.test(c);
+    if (!ok) return { index, cp: c.codePointAt(0)! };
+    first = false;
+    index += c.length;
+  }
+  return undefined;
+}
+
+type StringScan = { end: number; quote: string } | { error: PyError };
+
+/** A string literal from its prefix at `start` and its quote at `q`: where it ends, or CPython's error. */
+function scanString(text: string, q: number, end: number, line: number, col: number, atEof: boolean): StringScan {
+  const ch = text[q];
+  const triple = text[q + 1] === ch && text[q + 2] === ch;
+  const quote = triple ? ch.repeat(3) : ch;
+  let i = q + quote.length;
+  let cur = line;
+  while (i < end) {
+    const c = text[i];
+    if (c === '\\') {
+      if (text[i + 1] === '\n') cur++;
+      i += 2;
+      continue;
+    }
+    if (c === '\n') {
+      if (!triple) return { error: { kind: 'SyntaxError', message: `unterminated string literal (detected at line ${cur + 1})`, line, col, endLine: line, endCol: col + 1, phase: 'tokenizer' } };
+      cur++;
+      i++;
+      continue;
+    }
+    if (text.startsWith(quote, i)) return { end: i + quote.length, quote };
+    i++;
+  }
+  if (!triple) return { error: { kind: 'SyntaxError', message: `unterminated string literal (detected at line ${cur + 1})`, line, col, endLine: line, endCol: col + 1, phase: 'tokenizer' } };
+  // A triple-quoted string runs to the end of the region; at the end of the file CPython names its last line.
+  const detected = atEof ? eofLine(text) + 1 : cur + 1;
+  return { error: { kind: 'SyntaxError', message: `unterminated triple-quoted string literal (detected at line ${detected})`, line, col, endLine: line, endCol: col + 1, phase: 'tokenizer' } };
+}
+
+/**
+ * The f-string errors every CPython from 3.10 words the same way: a lone '}' and a '{' never closed. The
+ * literal is text[q, end) with its quotes. Other f-string mistakes are left to the parse tree.
+ */
+function fStringError(text: string, q: number, end: number, quote: string, line: number, lineStart: number): PyError | undefined {
+  let i = q + quote.length;
+  const stop = end - quote.length;
+  let depth = 0;
+  let cur = line;
+  let lineAt = lineStart;
+  const at = (message: string): PyError => ({ kind: 'SyntaxError', message, line: cur, col: Math.max(0, i - lineAt), endLine: cur, endCol: Math.max(0, i - lineAt) + 1, phase: 'parser' });
+  while (i < stop) {
+    const c = text[i];
+    if (c === '\n') cur++, (lineAt = i + 1);
+    if (depth === 0) {
+      if (c === '{') {
+        if (text[i + 1] === '{') {
+          i += 2;
+          continue;
+        }
+        depth = 1;
+        i++;
+        continue;
+      }
+      if (c === '}') {
+        if (text[i + 1] === '}') {
+          i += 2;
+          continue;
+        }
+        return at("f-string: single '}' is not allowed");
+      }
+      i++;
+      continue;
+    }
+    // Inside a replacement field: brackets nest; strings inside are skipped.
+    if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') depth--;
+    else if (c === '"' || c === "'") {
+      const close = text.indexOf(c, i + 1);
+      if (close === -1 || close >= stop) return undefined;
+      i = close;
+    }
+    i++;
+  }
+  if (depth > 0) return at("f-string: expecting '}'");
+  return undefined;
+}
+
+interface NumberScan {
+  end: number;
+  error?: string;
+  errorAt: number;
+  errorEnd?: number;
+}
+
+/** Whether a character code continues an identifier (an ASCII letter, digit or `_`, or any non-ASCII character). */
+function idChar(c: number): boolean {
+  return c >= 128 || CHAR_CLASS[c] === ID || CHAR_CLASS[c] === DIGIT;
+}
+
+/** Digits of a base (`2`, `8`, `10`, `16`), single underscores between them: the end, or -1 when none starts at `i`. */
+function digitsEnd(text: string, i: number, end: number, base: number): number {
+  if (!isDigit(text.charCodeAt(i), base)) return -1;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (isDigit(c, base)) i++;
+    else if (c === 95 && isDigit(text.charCodeAt(i + 1), base)) i += 2;
+    else break;
+  }
+  return i;
+}
+
+function isDigit(c: number, base: number): boolean {
+  return (c >= 48 && c < 48 + (base < 10 ? base : 10)) || (base === 16 && ((c >= 97 && c <= 102) || (c >= 65 && c <= 70)));
+}
+
+/** After a number: a letter right after it is CPython's "invalid ... literal", unless a keyword starts there (`1if x else 2`). */
+function numberEnd(text: string, i: number, start: number, kind: string): NumberScan {
+  if (!idChar(text.charCodeAt(i))) return { end: i, errorAt: i };
+  for (const k of AFTER_NUMBER) if (text.startsWith(k, i) && !idChar(text.charCodeAt(i + k.length))) return { end: i, errorAt: i };
+  // CPython points at the number for a decimal literal, after it otherwise.
+  return { end: i, error: `invalid ${kind} literal`, errorAt: kind === 'decimal' && text.charCodeAt(i) !== 95 ? start : i };
+}
+
+/** A number literal at `start`, with CPython's error for a malformed one. */
+function scanNumber(text: string, start: number, end: number): NumberScan {
+  let i = start;
+  const c0 = text.charCodeAt(i);
+  const c1 = text.charCodeAt(i + 1) | 32;
+  if (c0 === 48 && (c1 === 120 || c1 === 111 || c1 === 98)) {
+    const base = c1 === 120 ? 16 : c1 === 111 ? 8 : 2;
+    const kind = base === 16 ? 'hexadecimal' : base === 8 ? 'octal' : 'binary';
+    i += 2;
+    if (text.charCodeAt(i) === 95) i++;
+    const e = digitsEnd(text, i, end, base);
+    if (e !== -1) i = e;
+    const next = text.charCodeAt(i);
+    if (base !== 16 && next >= 48 && next <= 57) return { end: i, error: `invalid digit '${text[i]}' in ${kind} literal`, errorAt: i };
+    if (e === -1) return { end: i, error: `invalid ${kind} literal`, errorAt: i };
+    return numberEnd(text, i, start, kind);
+  }
+  let fraction = false;
+  if (c0 === 46) {
+    i = digitsEnd(text, i + 1, end, 10);
+    fraction = true;
+  } else {
+    i = digitsEnd(text, i, end, 10);
+    if (text.charCodeAt(i) === 95) return { end: i, error: 'invalid decimal literal', errorAt: i };
+    if (text.charCodeAt(i) === 46) {
+      fraction = true;
+      const e = digitsEnd(text, i + 1, end, 10);
+      i = e === -1 ? i + 1 : e;
+    }
+    if (!fraction && c0 === 48 && i - start > 1) {
+      const next = text.charCodeAt(i) | 32;
+      if (next !== 101 && next !== 106 && /[1-9]/.test(text.slice(start, i))) {
+        return { end: i, error: 'leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers', errorAt: start, errorEnd: start + 1 };
+      }
+    }
+  }
+  if ((text.charCodeAt(i) | 32) === 101) {
+    const e = i;
+    i++;
+    if (text.charCodeAt(i) === 43 || text.charCodeAt(i) === 45) i++;
+    const d = digitsEnd(text, i, end, 10);
+    if (d === -1) return { end: e, error: 'invalid decimal literal', errorAt: start };
+    i = d;
+  }
+  if ((text.charCodeAt(i) | 32) === 106) return numberEnd(text, i + 1, start, 'imaginary');
+  return numberEnd(text, i, start, 'decimal');
+}
+
+/** An ERROR or MISSING node of the parse tree (0-based positions). */
+export interface TreeError {
+  line: number;
+  col: number;
+  endLine: number;
+  endCol: number;
+  /** The node type tree-sitter inserted, for a MISSING node. */
+  missing?: string;
+}
+
+/** "invalid syntax" where the parse tree breaks. */
+function generic(t: TreeError): PyError {
+  return { kind: 'SyntaxError', message: 'invalid syntax', line: t.line, col: t.col, endLine: t.endLine, endCol: t.endCol, phase: 'parser' };
+}
+
+const byPosition = (a: { line: number; col: number }, b: { line: number; col: number }) => a.line - b.line || a.col - b.col;
+
+function contains(outer: TreeError, p: { line: number; col: number }): boolean {
+  const startsBefore = outer.line < p.line || (outer.line === p.line && outer.col <= p.col);
+  const endsAfter = outer.endLine > p.line || (outer.endLine === p.line && outer.endCol >= p.col);
+  return startsBefore && endsAfter;
+}
+
+/** Where the tree breaks first: the first error node, or the first one nested in it (tree-sitter wraps the construct around a break). */
+function firstBreak(tree: readonly TreeError[]): TreeError | undefined {
+  const sorted = [...tree].sort(byPosition);
+  let e = sorted[0];
+  for (const t of sorted.slice(1)) if (e && contains(e, t) && (t.endLine < e.endLine || (t.endLine === e.endLine && t.endCol <= e.endCol))) e = t;
+  return e;
+}
+
+/**
+ * The error CPython raises first for a region, as if it were the first broken part of the file: a
+ * tokenizer error wins (CPython tokenizes the rest of the file before it reports a parser error); then
+ * the first parser error, from the scan, the checks on the model (`parser`) or the parse tree ("invalid
+ * syntax"), unless a bracket still open at the end of the region opened no later than it; then the
+ * errors the compiler raises on a tree that parses (`compile`).
+ */
+export function regionError(scan: RegionScan, tree: readonly TreeError[], parser: readonly PyError[], compile: readonly PyError[]): PyError | undefined {
+  if (scan.tokenizer) return scan.tokenizer;
+  if (!scan.parser.length && !scan.unclosed && !tree.length && !parser.length && !compile.length) return undefined;
+  const specific = [...scan.parser, ...parser].sort(byPosition);
+  const broken = firstBreak(tree);
+  let p = specific[0];
+  if (p && broken) {
+    // A header that does not parse itself fails there, before its missing ':' or its block.
+    if (p.headerLine !== undefined && broken.line === p.headerLine && (p.keywordEnd === undefined || broken.col >= p.keywordEnd)) p = generic(broken);
+    // A break before the error, unless it is the broken construct around it.
+    else if (broken.line < p.line && !contains(broken, p)) p = generic(broken);
+  } else if (broken) p = generic(broken);
+  if (p) return scan.unclosed && scan.unclosed.line <= p.line ? scan.unclosed : p;
+  if (scan.unclosed) return scan.unclosed;
+  return [...compile].sort(byPosition)[0];
+}
