@@ -11,7 +11,7 @@ import type { Finding, Severity } from '../rules/types';
 import { filePathOf } from '../rules/util';
 import type { Program } from '../workspace/program';
 import { loadTokenizer } from '../docs/tokens';
-import { analysisOfUri, programOf, workspaceScope, type ServerContext } from './context';
+import { analysisOfUri, programOf, shownFindings, workspaceScope, type ServerContext } from './context';
 
 const DEBOUNCE_MS = 150;
 /** Modules checked between two yields to the event loop while indexing, so requests are still answered. */
@@ -56,7 +56,7 @@ export function registerDiagnostics(ctx: ServerContext) {
     const analysis = analysisOfUri(ctx, canonical);
     // Once a Vis file has been analysed, the token table for the docs previews loads in the background.
     if (analysis?.model.generation) setTimeout(() => void loadTokenizer(), 0);
-    const diagnostics = analysis ? analysis.findings.map((f) => toDiagnostic(f, (u) => program.clientUri(u))) : [];
+    const diagnostics = analysis ? shownFindings(ctx.settings, analysis.findings).map((f) => toDiagnostic(f, (u) => program.clientUri(u))) : [];
     if (diagnostics.length) published.add(canonical);
     else if (!published.delete(canonical) && !doc) return;
     send({ uri: clientUri, version: doc?.version, diagnostics });

@@ -24,7 +24,7 @@ import type {
 } from './types';
 import { allDecorators, detectSdk } from './sdk';
 import { applySdkProfile } from '../sdk/profile';
-import { eofLine, regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
+import { regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
 
 interface Fragment {
   attributeAssignments: Model['attributeAssignments'];
@@ -42,10 +42,8 @@ interface StatementSyntax {
   tree: TreeError[];
   /** Parser errors the model tells: argument order in calls. */
   parser: PyError[];
-  /** Compiler errors: `return` outside a function, a keyword argument repeated... */
+  /** Compiler errors: a keyword argument repeated. */
   compile: PyError[];
-  /** A `try` with neither `except` nor `finally` (reported where the next statement starts). */
-  tryWithoutHandler: boolean;
 }
 
 /** A node's range, computed from its tree's line table (one WASM call, for the end offset). */
@@ -203,53 +201,67 @@ export class ModelBuilder {
   private syntax(doc: ParsedDocument, fragments: Fragment[], starts: { row: number; column: number; offset: number; comment: boolean }[]): PySyntaxError[] {
     const text = doc.text;
     const lineStarts = sourceOf(doc.tree).lineStarts;
-    // Statements that start a line begin a region; one after `;` on the same line joins the region before.
+    // Python's statements start at column 0: a statement tree-sitter found indented, or after `;`, is part of
+    // the one before it (its block, or an unexpected indent).
     const regions: { from: number; to: number; row: number; fragments: Fragment[] }[] = [];
     fragments.forEach((f, i) => {
-      const { row, offset, comment } = starts[i];
-      // Comments are no statements: they stay in the region before them.
+      const { row, column, comment } = starts[i];
       if (comment) return;
-      const lineStart = lineStarts[row] ?? 0;
-      const startsLine = offset === lineStart || /^[ \t\f]*$/.test(text.slice(lineStart, offset));
       const last = regions[regions.length - 1];
-      if (!startsLine && last) last.fragments.push(f);
+      // Decorators belong to the definition after them (tree-sitter may cut them off a broken one).
+      if (last && (column > 0 || /^(?:[ \t]*(?:@[^\n]*|#[^\n]*)?\n)*$/.test(text.slice(last.from, lineStarts[row] ?? 0)))) last.fragments.push(f);
       else {
-        if (last) last.to = lineStart;
-        regions.push({ from: lineStart, to: text.length, row, fragments: [f] });
+        const from = lineStarts[row] ?? 0;
+        if (last) last.to = from;
+        regions.push({ from, to: text.length, row, fragments: [f] });
       }
     });
     const next = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
     const out: PySyntaxError[] = [];
-    let previous: { scan: RegionScan; error?: PyError } | undefined;
-    regions.forEach((r, i) => {
-      const atEof = i === regions.length - 1;
+    for (let i = 0; i < regions.length; i++) {
+      const r = regions[i];
+      let atEof = i === regions.length - 1;
       // Kept by the region's text, and used again while it starts on the same line.
       const key = text.slice(r.from, r.to);
       const kept = this.scans.get(key) ?? next.get(key);
-      const scan = kept && kept.row === r.row && kept.atEof === atEof ? kept.scan : scanRegion(text, r.from, r.to, r.row, atEof);
+      let scan = kept && kept.row === r.row && kept.atEof === atEof ? kept.scan : scanRegion(text, r.from, r.to, r.row, atEof);
       next.set(key, { row: r.row, atEof, scan });
-      const tree = r.fragments.flatMap((f) => f.syntax.tree);
-      const parser = r.fragments.flatMap((f) => f.syntax.parser);
-      if (r.fragments.some((f) => f.syntax.tryWithoutHandler)) {
-        const line = atEof ? eofLine(text) : (regions[i + 1]?.row ?? r.row);
-        parser.push({ kind: 'SyntaxError', message: "expected 'except' or 'finally' block", line, col: 0, endLine: line, endCol: 0, phase: 'parser' });
+      let rest = [r];
+      if (!atEof && (scan.unclosed || /^unterminated triple-quoted/.test(scan.tokenizer?.message ?? ''))) {
+        // Python reads on past an unclosed bracket or string: the rest of the file is one broken statement.
+        rest = regions.slice(i);
+        scan = scanRegion(text, r.from, text.length, r.row, true);
+        atEof = true;
+        i = regions.length;
       }
-      let error = regionError(scan, tree, parser, r.fragments.flatMap((f) => f.syntax.compile));
-      // A region that starts indented continues the indentation the region before it left.
-      const first = scan.parser[0];
-      if (error === first && first?.message === 'unexpected indent' && first.line === r.row && previous) {
-        const stack = previous.scan.indents;
-        const indent = first.col;
-        if (indent < stack[stack.length - 1] && !stack.includes(indent)) error = { ...first, kind: 'IndentationError', message: 'unindent does not match any outer indentation level', phase: 'tokenizer' };
-      }
-      // One mistake, one diagnostic: an indented region right after a broken one is part of the same break.
-      const continues = previous?.error !== undefined && starts[fragments.indexOf(r.fragments[0])].column > 0;
-      if (error && !continues) out.push({ kind: error.kind, message: error.message, range: errorRange(error, text, lineStarts) });
-      previous = { scan, error: error ?? (continues ? previous?.error : undefined) };
-    });
+      const all = rest.flatMap((x) => x.fragments);
+      const error = regionError(
+        scan,
+        all.flatMap((f) => f.syntax.tree),
+        all.flatMap((f) => f.syntax.parser),
+        all.flatMap((f) => f.syntax.compile),
+      );
+      if (error) out.push({ kind: error.kind, message: error.message, range: errorRange(atContinuation(error, scan, text, lineStarts), text, lineStarts) });
+    }
     this.scans = next;
     return out;
   }
+}
+
+/**
+ * "invalid syntax" at the first token of a line inside brackets: two expressions with no comma between them
+ * (`a` at the end of one line, `b` at the start of the next), which CPython reports where the first one is.
+ */
+function atContinuation(e: PyError, scan: RegionScan, text: string, lineStarts: number[]): PyError {
+  if (e.message !== 'invalid syntax' || !scan.continuation.includes(e.line)) return e;
+  const start = lineStarts[e.line] ?? 0;
+  if (!/^[ \t]*$/.test(text.slice(start, start + e.col))) return e;
+  for (let line = e.line - 1; line >= 0; line--) {
+    const code = text.slice(lineStarts[line], lineStarts[line + 1] ?? text.length).replace(/#.*$/s, '').trimEnd();
+    if (!code.trim()) continue;
+    return /[\w)\]}"']$/.test(code) ? { ...e, line, col: code.length - 1, endLine: line, endCol: code.length } : e;
+  }
+  return e;
 }
 
 /** The range of an error: its place, on its first line only (a broken region may span the rest of the file). */
@@ -337,12 +349,12 @@ function countLines(text: string): number {
 // Statements
 
 function emptyFragment(): Fragment {
-  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntax: { tree: [], parser: [], compile: [], tryWithoutHandler: false } };
+  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntax: { tree: [], parser: [], compile: [] } };
 }
 
 function readStatement(stmt: Node, text: string): Fragment {
   const f = emptyFragment();
-  readInto(stmt, text, f, false, false);
+  readInto(stmt, text, f, false);
   if (stmt.hasError) collectTreeErrors(stmt, f.syntax.tree);
   for (const call of f.calls) argumentOrder(call, f.syntax);
   return f;
@@ -365,7 +377,12 @@ function argumentOrder(call: Call, out: StatementSyntax): void {
   let keyword = false;
   let keywordSplat = false;
   const names = new Set<string>();
-  const at = (a: Argument, message: string): PyError => ({ kind: 'SyntaxError', message, line: a.range.start.line, col: a.range.start.character, endLine: a.range.end.line, endCol: a.range.end.character, phase: 'parser' });
+  // CPython reports these where its parser stopped reading the call: its closing parenthesis.
+  const end = call.argsRange.end;
+  const at = (a: Argument, message: string): PyError =>
+    a.range.start.line === end.line
+      ? { kind: 'SyntaxError', message, line: a.range.start.line, col: a.range.start.character, endLine: a.range.end.line, endCol: a.range.end.character, phase: 'parser' }
+      : { kind: 'SyntaxError', message, line: end.line, col: Math.max(0, end.character - 1), endLine: end.line, endCol: end.character, phase: 'parser' };
   // `f(x for x in xs, y)`: a generator expression is the only argument or is parenthesized.
   if (call.args.length > 1) for (const a of call.args) if (a.value.kind === 'comprehension' && a.value.of === 'generator' && !a.value.text.startsWith('(')) out.parser.push(at(a, 'Generator expression must be parenthesized'));
   for (const a of call.args) {
@@ -383,44 +400,7 @@ function argumentOrder(call: Call, out: StatementSyntax): void {
   }
 }
 
-/** Python 2 statements tree-sitter still parses, and the message Python 3 gives them. */
-const PY2: Record<string, string> = {
-  print_statement: "Missing parentheses in call to 'print'. Did you mean print(...)?",
-  exec_statement: "Missing parentheses in call to 'exec'. Did you mean exec(...)?",
-};
-
-/** Statements the compiler refuses outside a function (or a loop), by their node type. */
-const OUTSIDE: Record<string, string> = {
-  return_statement: "'return' outside function",
-  nonlocal_statement: 'nonlocal declaration not allowed at module level',
-};
-
-function compileError(f: Fragment, n: Node, message: string): void {
-  const { range } = spanOf(n);
-  f.syntax.compile.push({ kind: 'SyntaxError', message, line: range.start.line, col: range.start.character, endLine: range.end.line, endCol: range.end.character, phase: 'parser' });
-}
-
-/** Module-level and class-level statements the compiler refuses: `return`, `yield`, `await`, `break` outside a loop... */
-function outsideFunction(stmt: Node, f: Fragment, loop: boolean): void {
-  const type = ty(stmt);
-  if (PY2[type] && !textOf(stmt).includes('>>')) {
-    const { range } = spanOf(stmt);
-    f.syntax.parser.push({ kind: 'SyntaxError', message: PY2[type], line: range.start.line, col: range.start.character, endLine: range.end.line, endCol: range.end.character, phase: 'parser' });
-  } else if (OUTSIDE[type]) compileError(f, stmt, OUTSIDE[type]);
-  else if (!loop && type === 'break_statement') compileError(f, stmt, "'break' outside loop");
-  else if (!loop && type === 'continue_statement') compileError(f, stmt, "'continue' not properly in loop");
-  else if (type === 'expression_statement') {
-    const first = stmt.firstNamedChild;
-    const inner = first && ty(first) === 'assignment' ? null : first;
-    if (inner && ty(inner) === 'yield') compileError(f, stmt, "'yield' outside function");
-    else if (inner && ty(inner) === 'await') compileError(f, stmt, "'await' outside function");
-  } else if (type === 'try_statement') {
-    if (!stmt.namedChildren.some((c) => c && (ty(c) === 'except_clause' || ty(c) === 'except_group_clause' || ty(c) === 'finally_clause'))) f.syntax.tryWithoutHandler = true;
-  }
-}
-
-function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean, loop: boolean): void {
-  outsideFunction(stmt, f, loop);
+function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {
   switch (ty(stmt)) {
     case 'import_statement':
     case 'import_from_statement':
@@ -441,7 +421,6 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean, l
         for (const d of fn.decorators) if (d.call) collectCallsInCall(d.call, f.calls);
       } else if (ty(def) === 'class_definition') {
         const cls = readClass(stmt, def);
-        for (const s of def.childForFieldName('body')?.namedChildren ?? []) if (s && OUTSIDE[ty(s)] === OUTSIDE.return_statement) compileError(f, s, OUTSIDE.return_statement);
         f.classes.push(cls);
         f.bindings.push({ kind: 'class', name: cls.name, decl: cls, range: cls.range });
         for (const d of allDecorators(cls)) if (d.call) collectCallsInCall(d.call, f.calls);
@@ -462,15 +441,12 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean, l
     case 'except_clause':
     case 'finally_clause':
     case 'block': {
-      const isLoop = ty(stmt) === 'for_statement' || ty(stmt) === 'while_statement';
       for (const child of stmt.namedChildren) {
         if (!child) continue;
         if (ty(child) === 'block' || ty(child).endsWith('_clause')) {
-          // A loop's own block is inside the loop; its `else` clause is not.
-          const inLoop = loop || (isLoop && ty(child) === 'block');
-          for (const s of ty(child) === 'block' ? child.namedChildren : [child]) if (s) readInto(s, text, f, true, inLoop);
+          for (const s of ty(child) === 'block' ? child.namedChildren : [child]) if (s) readInto(s, text, f, true);
         } else if (ty(stmt) === 'block') {
-          readInto(child, text, f, true, loop);
+          readInto(child, text, f, true);
         } else {
           // The condition or iterable of the compound statement: calls there still run at import.
           collectCalls(toValue(child), f.calls);

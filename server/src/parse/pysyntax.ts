@@ -35,8 +35,12 @@ export interface RegionScan {
   unclosed?: PyError;
   /** Parser errors the scanner can tell, in source order: indentation and headers without ':'. */
   parser: PyError[];
+  /** What the compiler refuses on a tree that parses: `break` outside a loop, `return` outside a function... */
+  compile: PyError[];
   /** The indentation stack where the region ends. */
   indents: number[];
+  /** Lines that start inside brackets (continuation lines). */
+  continuation: number[];
 }
 
 /** Compound statements whose header opens an indented block, and how CPython names them. */
@@ -96,6 +100,58 @@ interface Logical {
   endCol: number;
   /** End of its first word. */
   keywordEnd: number;
+  /** Offset of the line it starts on. */
+  offset: number;
+  /** How many tokens it has so far, and the kind of its second one. */
+  tokens: number;
+  secondKind?: 'word' | 'string' | 'number' | 'other';
+  /** A block header that does not parse (its error is the parse tree's). */
+  broken?: boolean;
+  /** Offset of the end of its last token. */
+  endOffset: number;
+}
+
+/** A block the scan is inside: its header's kind and indentation. */
+interface Block {
+  kind: string;
+  indent: number;
+  isAsync: boolean;
+}
+
+/** Statement keywords, which no expression holds: inside brackets the parser fails on them. */
+const STATEMENT_KEYWORDS = new Set(['assert', 'break', 'class', 'continue', 'def', 'del', 'elif', 'except', 'finally', 'global', 'import', 'nonlocal', 'pass', 'raise', 'return', 'try', 'while', 'with']);
+
+/** Keywords, which are no operand after `print` (`print if x else y` is an expression). */
+const KEYWORDS = new Set(['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']);
+
+/** The shape of an import statement on one line (a `;` may end it). */
+const DOTTED = String.raw`[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*(?:\s*\.\s*[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)*`;
+const NAME = String.raw`[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*`;
+const ALIASED = (what: string) => String.raw`${what}(?:\s+as\s+${NAME})?`;
+const LIST = (what: string) => String.raw`${ALIASED(what)}(?:\s*,\s*${ALIASED(what)})*`;
+const IMPORT = new RegExp(
+  String.raw`^(?:import\s+${LIST(DOTTED)}|from\s+(?:\.*\s*${DOTTED}|\.+)\s+import\s+(?:\*|${LIST(NAME)}\s*,?|\(\s*${LIST(NAME)}\s*,?\s*\)))\s*(?:;.*)?$`,
+  'su',
+);
+
+/** Whether a header without ':' is otherwise whole, so that its missing ':' is what Python reports. */
+function wholeHeader(kind: string, rest: string): boolean {
+  switch (kind) {
+    case 'def':
+      return /^[A-Za-z_]\w*\s*(?:\[.*\])?\s*\(.*\)\s*(?:->.+)?$/s.test(rest);
+    case 'class':
+      return /^[A-Za-z_]\w*\s*(?:\[.*\])?\s*(?:\(.*\))?$/s.test(rest);
+    case 'for':
+      return /^\S.*\sin\s+\S/s.test(rest);
+    case 'else':
+    case 'try':
+    case 'finally':
+      return rest === '';
+    case 'except':
+      return true;
+    default:
+      return rest !== '';
+  }
 }
 
 function hex(cp: number): string {
@@ -129,7 +185,11 @@ class RegionScanner {
   private indents = [0];
   private altIndents = [0];
   private brackets: { ch: string; line: number; col: number }[] = [];
-  private out: RegionScan = { parser: [], indents: this.indents };
+  private out: RegionScan = { parser: [], compile: [], indents: this.indents, continuation: [] };
+  /** The block of each indentation level (null for an indent no header opened). */
+  private blocks: (Block | null)[] = [null];
+  /** After a `try` block: the indentation its `except` or `finally` must be at. */
+  private handler: { indent: number } | undefined;
   private i: number;
   private lineStart: number;
   private logical: Logical | undefined;
@@ -155,6 +215,7 @@ class RegionScanner {
   private newline(): void {
     this.line++;
     this.lineStart = this.i;
+    if (this.brackets.length) this.out.continuation.push(this.line);
   }
 
   /** Moves past a token that may span lines (a string), counting its line breaks; returns its end. */
@@ -171,17 +232,167 @@ class RegionScanner {
     const kind = logical.first === 'async' && (logical.second === 'def' || logical.second === 'for' || logical.second === 'with') ? logical.second : logical.first;
     if (kind !== undefined && BLOCK_KINDS[kind]) {
       if (logical.endsWithColon) this.pending = { ...logical, first: kind };
-      // A header with no ':' at all is CPython's "expected ':'" when an indented block follows it
-      // (`match` and `case` are soft keywords: `match = 1` is an assignment).
-      else if (!logical.colon && kind !== 'match' && kind !== 'case') this.pending = { ...logical, first: kind };
+      // A header with no ':' at all is CPython's "expected ':'" when an indented block follows it and the
+      // header is otherwise whole (`match` and `case` are soft keywords: `match = 1` is an assignment).
+      else if (!logical.colon && kind !== 'match' && kind !== 'case' && logical.endLine === logical.line) {
+        let rest = this.text.slice(logical.offset + logical.keywordEnd, logical.offset + logical.endCol).trim();
+        if (logical.first === 'async') rest = rest.replace(/^(?:def|for|with)\b\s*/, '');
+        // A header that is not whole fails to parse before its block: the block is no unexpected indent.
+        this.pending = { ...logical, first: kind, broken: !wholeHeader(kind, rest) };
+      } else if (!logical.colon && kind !== 'match' && kind !== 'case') this.pending = { ...logical, first: kind, broken: true };
+    }
+    if (kind === 'def') this.parameters(logical);
+    if ((logical.first === 'import' || logical.first === 'from') && logical.endLine === logical.line) {
+      const statement = this.text.slice(logical.offset + logical.indent, logical.offset + logical.endCol);
+      if (!IMPORT.test(statement)) this.out.parser.push(fail('SyntaxError', 'invalid syntax', logical.line, logical.endCol, 'parser'));
     }
     this.logical = undefined;
+  }
+
+  /** The first token of a logical line: a `try` block is followed by its handler; some statements need a function or a loop around them. */
+  private firstToken(cur: Logical, word: string | undefined): void {
+    const handler = this.handler;
+    if (handler && cur.indent <= handler.indent) {
+      this.handler = undefined;
+      if (cur.indent < handler.indent || (word !== 'except' && word !== 'finally')) this.out.parser.push(fail('SyntaxError', "expected 'except' or 'finally' block", cur.line, cur.indent, 'parser'));
+    }
+    if (word === undefined) return;
+    const message = this.outside(word);
+    if (message) this.out.compile.push(fail('SyntaxError', message, cur.line, cur.indent, 'parser', cur.line, cur.indent + word.length));
+  }
+
+  /** What the compiler says of a statement that starts with `word` where it stands, if it refuses it. */
+  private outside(word: string): string | undefined {
+    if (word !== 'break' && word !== 'continue' && word !== 'return' && word !== 'yield' && word !== 'await' && word !== 'nonlocal') return undefined;
+    for (let k = this.blocks.length - 1; k >= 0; k--) {
+      const b = this.blocks[k];
+      if (!b) continue;
+      if (b.kind === 'def') {
+        if (word === 'break') return "'break' outside loop";
+        if (word === 'continue') return "'continue' not properly in loop";
+        if (word === 'await' && !b.isAsync) return "'await' outside async function";
+        return undefined;
+      }
+      if (b.kind === 'class') break;
+      if ((b.kind === 'for' || b.kind === 'while') && (word === 'break' || word === 'continue')) return undefined;
+    }
+    switch (word) {
+      case 'break':
+        return "'break' outside loop";
+      case 'continue':
+        return "'continue' not properly in loop";
+      case 'nonlocal':
+        return this.blocks.some((b) => b?.kind === 'class') ? undefined : 'nonlocal declaration not allowed at module level';
+      default:
+        return `'${word}' outside function`;
+    }
   }
 
   /** A new logical line starts at `at`, indented to `indent` (already checked against the stack). */
   private startLogical(at: number, indent: number): Logical {
     const col = at - this.lineStart;
-    return (this.logical = { line: this.line, indent, colon: false, endsWithColon: false, endLine: this.line, endCol: col, keywordEnd: col });
+    return (this.logical = { line: this.line, indent, colon: false, endsWithColon: false, endLine: this.line, endCol: col, keywordEnd: col, offset: this.lineStart, tokens: 0, endOffset: at });
+  }
+
+  /**
+   * The parameter list of a `def`: the orders CPython's parser refuses (reported as "invalid syntax": their
+   * wording changed between Python versions) and a name given twice (the compiler's error).
+   */
+  private parameters(def: Logical): void {
+    const text = this.text;
+    const open = text.indexOf('(', def.offset + def.keywordEnd);
+    if (open === -1 || open >= def.endOffset) return;
+    const pieces: { text: string; at: number }[] = [];
+    let depth = 0;
+    let start = open + 1;
+    let close = -1;
+    for (let k = open + 1; k < def.endOffset && close === -1; k++) {
+      const c = text[k];
+      if (c === '"' || c === "'") {
+        const q = text.startsWith(c.repeat(3), k) ? c.repeat(3) : c;
+        const e = text.indexOf(q, k + q.length);
+        if (e === -1) return;
+        k = e + q.length - 1;
+      } else if (c === '#') {
+        const e = text.indexOf('\n', k);
+        if (e === -1) return;
+        k = e;
+      } else if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ')' || c === ']' || c === '}') {
+        if (depth === 0) close = k;
+        else depth--;
+      }
+      if ((c === ',' && depth === 0) || close !== -1) {
+        pieces.push({ text: text.slice(start, k), at: start });
+        start = k + 1;
+      }
+    }
+    if (close === -1) return;
+    const seen = new Set<string>();
+    let positional = 0;
+    let slash = false;
+    let star = false;
+    let doubleStar = false;
+    let defaulted = false;
+    for (const piece of pieces) {
+      const raw = piece.text.replace(/#[^\n]*/g, '');
+      const p = raw.trim();
+      if (!p) continue;
+      const at = piece.at + raw.indexOf(p);
+      const bad = () => this.paramError(at, p.length, 'invalid syntax', 'parser');
+      if (p === '/') {
+        if (!positional || slash || star || doubleStar) return bad();
+        slash = true;
+        continue;
+      }
+      if (doubleStar) return bad();
+      const m = /^(\*\*|\*)?\s*([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)?\s*(?::[^=]*)?(=)?/su.exec(p);
+      if (!m) return;
+      const [, stars, name, eq] = m;
+      if (stars === '*') {
+        if (star || eq) return bad();
+        star = true;
+      } else if (stars === '**') {
+        if (!name || eq) return bad();
+        doubleStar = true;
+      } else {
+        if (!name) return;
+        if (eq) defaulted = true;
+        else if (defaulted && !star) return bad();
+        positional++;
+      }
+      if (name) {
+        if (seen.has(name)) return this.paramError(at + (stars?.length ?? 0), name.length, `duplicate argument '${name}' in function definition`, 'compile');
+        seen.add(name);
+      }
+    }
+  }
+
+  private paramError(offset: number, length: number, message: string, where: 'parser' | 'compile'): void {
+    let line = this.line;
+    let lineStart = this.lineStart;
+    // Count back from the scan's current line to the line of `offset`.
+    while (lineStart > offset && line > 0) {
+      lineStart = this.text.lastIndexOf('\n', lineStart - 2) + 1;
+      line--;
+    }
+    const e = fail('SyntaxError', message, line, offset - lineStart, 'parser', line, offset - lineStart + length);
+    (where === 'parser' ? this.out.parser : this.out.compile).push(e);
+  }
+
+  /** A compound statement header without ':': "expected ':'" when it is whole and a block follows, else "invalid syntax" on a one-line header. */
+  private colonless(header: Logical, expected: boolean): void {
+    const keywordEnd = header.line === header.endLine ? header.keywordEnd : undefined;
+    if (expected) this.out.parser.push({ ...fail('SyntaxError', "expected ':'", header.endLine, header.endCol, 'parser'), keywordEnd, headerLine: header.line });
+    else if (header.line === header.endLine) this.out.parser.push({ ...fail('SyntaxError', 'invalid syntax', header.endLine, header.endCol, 'parser'), keywordEnd, headerLine: header.line });
+  }
+
+  /** `print "x"`: Python 3's message for a Python 2 print (or exec) statement. */
+  private legacy(cur: Logical): void {
+    if (cur.first === 'print' || cur.first === 'exec') {
+      const message = `Missing parentheses in call to '${cur.first}'. Did you mean ${cur.first}(...)?`;
+      this.out.parser.push(fail('SyntaxError', message, cur.line, cur.indent, 'parser', cur.line, cur.keywordEnd));
+    }
   }
 
   /** The indentation of a line that starts a logical line; a tokenizer error ends the scan. */
@@ -207,10 +418,8 @@ class RegionScanner {
     const header = this.pending;
     this.pending = undefined;
     const parser = this.out.parser;
-    // `def f()` followed by an indented block: the ':' is missing.
-    if (header && !header.endsWithColon && c > indents[top]) {
-      parser.push({ ...fail('SyntaxError', "expected ':'", header.endLine, header.endCol, 'parser'), keywordEnd: header.line === header.endLine ? header.keywordEnd : undefined, headerLine: header.line });
-    }
+    // `def f()` followed by an indented block: the ':' is missing. A header with no ':' never parses.
+    if (header && !header.endsWithColon) this.colonless(header, !header.broken && c > indents[top]);
     if (c === indents[top]) {
       if (alt !== altIndents[top]) return !this.tokenizer(tabs(line));
       if (header?.endsWithColon) parser.push(expectedBlock(header, line, j - from, lineEnd(text, j, end) - from));
@@ -219,8 +428,14 @@ class RegionScanner {
       if (!header) parser.push(fail('IndentationError', 'unexpected indent', line, j - from, 'parser', line, lineEnd(text, j, end) - from));
       indents.push(c);
       altIndents.push(alt);
+      this.blocks.push(header?.endsWithColon ? { kind: header.first!, indent: header.indent, isAsync: header.second !== undefined && this.text.startsWith('async', header.offset + header.indent) } : null);
     } else {
-      while (indents.length > 1 && c < indents[indents.length - 1]) indents.pop(), altIndents.pop();
+      while (indents.length > 1 && c < indents[indents.length - 1]) {
+        indents.pop();
+        altIndents.pop();
+        const block = this.blocks.pop();
+        if (block?.kind === 'try') this.handler = { indent: block.indent };
+      }
       if (c !== indents[indents.length - 1]) {
         const eol = lineEnd(text, j, end) - from;
         return !this.tokenizer(fail('IndentationError', 'unindent does not match any outer indentation level', line, eol, 'tokenizer', line, eol));
@@ -275,6 +490,11 @@ class RegionScanner {
       // A token starts here: it belongs to the current logical line.
       const cur = this.logical ?? this.startLogical(i, col);
       const kind = code < 128 ? CHAR_CLASS[code] : ID;
+      const nth = ++cur.tokens;
+      if (nth === 2) {
+        cur.secondKind = kind === ID ? 'word' : kind === QUOTE ? 'string' : kind === DIGIT ? 'number' : 'other';
+        if (kind === QUOTE || kind === DIGIT) this.legacy(cur);
+      } else if (nth === 1 && kind !== ID) this.firstToken(cur, undefined);
       if (kind === ID) {
         // Identifiers, keywords and string prefixes.
         let j = i + 1;
@@ -286,6 +506,7 @@ class RegionScanner {
         }
         const q = text.charCodeAt(j);
         if ((q === 34 || q === 39) && j - i <= 2 && STRING_PREFIX.test(text.slice(i, j))) {
+          if (nth === 1) this.firstToken(cur, undefined);
           const r = scanString(text, j, end, this.line, col, atEof);
           if ('error' in r) return this.tokenizer(r.error);
           if (/[fF]/.test(text.slice(i, j))) {
@@ -303,10 +524,15 @@ class RegionScanner {
               return this.tokenizer(fail('SyntaxError', message, this.line, i + bad.index - this.lineStart));
             }
           }
-          if (cur.first === undefined && cur.line === this.line && cur.indent === col) {
+          if (brackets.length && STATEMENT_KEYWORDS.has(text.slice(i, j))) out.parser.push(fail('SyntaxError', 'invalid syntax', this.line, col, 'parser', this.line, col + (j - i)));
+          if (nth === 1) {
             cur.first = text.slice(i, j);
             cur.keywordEnd = j - this.lineStart;
-          } else if (cur.first === 'async' && cur.second === undefined) cur.second = text.slice(i, j);
+            this.firstToken(cur, cur.first);
+          } else if (nth === 2) {
+            cur.second = text.slice(i, j);
+            if (q !== 40 && !KEYWORDS.has(cur.second)) this.legacy(cur);
+          }
           i = j;
         }
       } else if (kind === QUOTE) {
@@ -338,19 +564,29 @@ class RegionScanner {
         this.i = i + 1;
         cur.endLine = this.line;
         cur.endCol = this.i - this.lineStart;
+        cur.endOffset = this.i;
         if (brackets.length === 0) cur.colon = cur.endsWithColon = true;
         continue;
       } else i++;
       this.i = i;
       cur.endLine = this.line;
       cur.endCol = i - this.lineStart;
+      cur.endOffset = i;
       cur.endsWithColon = false;
     }
     this.endLogical();
     const pending = this.pending;
+    const openTry = this.handler ?? (this.blocks.some((b) => b?.kind === 'try') ? {} : undefined);
+    if (openTry) {
+      // At the end of a region the next statement is neither `except` nor `finally` (those would be this one's).
+      const at = atEof ? eofLine(text) : this.line;
+      out.parser.push(fail('SyntaxError', "expected 'except' or 'finally' block", at, 0, 'parser'));
+    }
     if (brackets.length) {
       const open = brackets[brackets.length - 1];
       out.unclosed = fail('SyntaxError', `'${open.ch}' was never closed`, open.line, open.col, 'unclosed');
+    } else if (pending && !pending.endsWithColon) {
+      this.colonless(pending, false);
     } else if (pending?.endsWithColon) {
       // The file (or the region) ends after a header: CPython names the line the file ends on.
       if (atEof) {
@@ -429,44 +665,39 @@ function scanString(text: string, q: number, end: number, line: number, col: num
 function fStringError(text: string, q: number, end: number, quote: string, line: number, lineStart: number): PyError | undefined {
   let i = q + quote.length;
   const stop = end - quote.length;
-  let depth = 0;
+  /** Brackets open inside the current replacement field (the field's own '{' first). */
+  const open: string[] = [];
   let cur = line;
   let lineAt = lineStart;
   const at = (message: string): PyError => ({ kind: 'SyntaxError', message, line: cur, col: Math.max(0, i - lineAt), endLine: cur, endCol: Math.max(0, i - lineAt) + 1, phase: 'parser' });
   while (i < stop) {
     const c = text[i];
     if (c === '\n') cur++, (lineAt = i + 1);
-    if (depth === 0) {
-      if (c === '{') {
-        if (text[i + 1] === '{') {
+    if (open.length === 0) {
+      if (c === '{' || c === '}') {
+        if (text[i + 1] === c) {
           i += 2;
           continue;
         }
-        depth = 1;
-        i++;
-        continue;
-      }
-      if (c === '}') {
-        if (text[i + 1] === '}') {
-          i += 2;
-          continue;
-        }
-        return at("f-string: single '}' is not allowed");
+        if (c === '}') return at("f-string: single '}' is not allowed");
+        open.push('{');
       }
       i++;
       continue;
     }
-    // Inside a replacement field: brackets nest; strings inside are skipped.
-    if (c === '{' || c === '[' || c === '(') depth++;
-    else if (c === '}' || c === ']' || c === ')') depth--;
-    else if (c === '"' || c === "'") {
+    // Inside a replacement field: brackets must match (a mismatch has messages of its own: left to the tree).
+    if (c === '{' || c === '[' || c === '(') open.push(c);
+    else if (c === '}' || c === ']' || c === ')') {
+      if (open.pop() !== OPENERS[c]) return undefined;
+    } else if (c === '"' || c === "'") {
       const close = text.indexOf(c, i + 1);
       if (close === -1 || close >= stop) return undefined;
       i = close;
     }
     i++;
   }
-  if (depth > 0) return at("f-string: expecting '}'");
+  // Only the field's own '{' is open at the end: the '}' is missing.
+  if (open.length === 1) return at("f-string: expecting '}'");
   return undefined;
 }
 
@@ -593,9 +824,13 @@ function firstBreak(tree: readonly TreeError[]): TreeError | undefined {
  * errors the compiler raises on a tree that parses (`compile`).
  */
 export function regionError(scan: RegionScan, tree: readonly TreeError[], parser: readonly PyError[], compile: readonly PyError[]): PyError | undefined {
+  // An unexpected indent is final: CPython raises it without reading on (a tokenizer error before it still comes first).
+  const indent = scan.parser.find((e) => e.message === 'unexpected indent');
+  if (scan.tokenizer && indent && byPosition(indent, scan.tokenizer) < 0 && !tree.some((t) => byPosition(t, indent) < 0)) return indent;
   if (scan.tokenizer) return scan.tokenizer;
-  if (!scan.parser.length && !scan.unclosed && !tree.length && !parser.length && !compile.length) return undefined;
-  const specific = [...scan.parser, ...parser].sort(byPosition);
+  if (!scan.parser.length && !scan.unclosed && !tree.length && !parser.length && !compile.length && !scan.compile.length) return undefined;
+  // What the model reads from a tree that has errors (argument order in calls) is not to be trusted.
+  const specific = [...scan.parser, ...(tree.length ? [] : parser)].sort(byPosition);
   const broken = firstBreak(tree);
   let p = specific[0];
   if (p && broken) {
@@ -604,7 +839,10 @@ export function regionError(scan: RegionScan, tree: readonly TreeError[], parser
     // A break before the error, unless it is the broken construct around it.
     else if (broken.line < p.line && !contains(broken, p)) p = generic(broken);
   } else if (broken) p = generic(broken);
-  if (p) return scan.unclosed && scan.unclosed.line <= p.line ? scan.unclosed : p;
+  // CPython reports a bracket never closed instead of a parser error only when the bracket opens on an earlier
+  // line; the parse tree's break around the bracket is the bracket's.
+  const u = scan.unclosed;
+  if (p) return u && (u.line < p.line || (p.message === 'invalid syntax' && broken && contains(broken, u) && u.line < broken.endLine)) ? u : p;
   if (scan.unclosed) return scan.unclosed;
-  return [...compile].sort(byPosition)[0];
+  return [...scan.compile, ...compile].sort(byPosition)[0];
 }
