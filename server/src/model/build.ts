@@ -34,16 +34,8 @@ interface Fragment {
   classes: ClassDecl[];
   bindings: Binding[];
   calls: Call[];
-  /** Syntax facts of the statement: ERROR and MISSING nodes, and what the compiler refuses in a tree that parses. */
-  syntax: StatementSyntax;
-}
-
-interface StatementSyntax {
-  tree: TreeError[];
-  /** Parser errors the model tells: argument order in calls. */
-  parser: PyError[];
-  /** Compiler errors: a keyword argument repeated. */
-  compile: PyError[];
+  /** The statement's ERROR and MISSING nodes (Python's syntax errors: ModelBuilder.syntax). */
+  treeErrors: TreeError[];
 }
 
 /** A node's range, computed from its tree's line table (one WASM call, for the end offset). */
@@ -234,12 +226,9 @@ export class ModelBuilder {
         atEof = true;
         i = regions.length;
       }
-      const all = rest.flatMap((x) => x.fragments);
       const error = regionError(
         scan,
-        all.flatMap((f) => f.syntax.tree),
-        all.flatMap((f) => f.syntax.parser),
-        all.flatMap((f) => f.syntax.compile),
+        rest.flatMap((x) => x.fragments.flatMap((f) => f.treeErrors)),
       );
       if (error) out.push({ kind: error.kind, message: error.message, range: errorRange(atContinuation(error, scan, text, lineStarts), text, lineStarts) });
     }
@@ -349,14 +338,13 @@ function countLines(text: string): number {
 // Statements
 
 function emptyFragment(): Fragment {
-  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntax: { tree: [], parser: [], compile: [] } };
+  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], treeErrors: [] };
 }
 
 function readStatement(stmt: Node, text: string): Fragment {
   const f = emptyFragment();
   readInto(stmt, text, f, false);
-  if (stmt.hasError) collectTreeErrors(stmt, f.syntax.tree);
-  for (const call of f.calls) argumentOrder(call, f.syntax);
+  if (stmt.hasError) collectTreeErrors(stmt, f.treeErrors);
   return f;
 }
 
@@ -370,34 +358,6 @@ function collectTreeErrors(n: Node, out: TreeError[]): void {
     if (type !== 'ERROR') return;
   }
   for (const c of n.children) if (c && (c.hasError || c.isMissing)) collectTreeErrors(c, out);
-}
-
-/** What Python's parser and compiler refuse in a call's arguments that tree-sitter accepts. */
-function argumentOrder(call: Call, out: StatementSyntax): void {
-  let keyword = false;
-  let keywordSplat = false;
-  const names = new Set<string>();
-  // CPython reports these where its parser stopped reading the call: its closing parenthesis.
-  const end = call.argsRange.end;
-  const at = (a: Argument, message: string): PyError =>
-    a.range.start.line === end.line
-      ? { kind: 'SyntaxError', message, line: a.range.start.line, col: a.range.start.character, endLine: a.range.end.line, endCol: a.range.end.character, phase: 'parser' }
-      : { kind: 'SyntaxError', message, line: end.line, col: Math.max(0, end.character - 1), endLine: end.line, endCol: end.character, phase: 'parser' };
-  // `f(x for x in xs, y)`: a generator expression is the only argument or is parenthesized.
-  if (call.args.length > 1) for (const a of call.args) if (a.value.kind === 'comprehension' && a.value.of === 'generator' && !a.value.text.startsWith('(')) out.parser.push(at(a, 'Generator expression must be parenthesized'));
-  for (const a of call.args) {
-    if (a.splat === '**') keywordSplat = true;
-    else if (a.splat === '*') {
-      if (keywordSplat) out.parser.push(at(a, 'iterable argument unpacking follows keyword argument unpacking'));
-    } else if (a.name === undefined) {
-      if (keywordSplat) out.parser.push(at(a, 'positional argument follows keyword argument unpacking'));
-      else if (keyword) out.parser.push(at(a, 'positional argument follows keyword argument'));
-    } else {
-      keyword = true;
-      if (names.has(a.name)) out.compile.push({ ...at(a, `keyword argument repeated: ${a.name}`), phase: 'parser' });
-      names.add(a.name);
-    }
-  }
 }
 
 function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {

@@ -41,6 +41,10 @@ export interface RegionScan {
   indents: number[];
   /** Lines that start inside brackets (continuation lines). */
   continuation: number[];
+  /** The lines of decorators (`@...` logical lines outside brackets). */
+  decorators: number[];
+  /** The first line of every logical line outside brackets. */
+  logical: number[];
 }
 
 /** Compound statements whose header opens an indented block, and how CPython names them. */
@@ -59,6 +63,8 @@ const BLOCK_KINDS: Record<string, string> = {
   match: "'match' statement",
   case: "'case' statement",
 };
+
+const BLOCK_KIND_NAMES = new Set(Object.keys(BLOCK_KINDS));
 
 /** Keywords that may follow a number with no space in between (`1if x else 2`). */
 const AFTER_NUMBER = ['and', 'else', 'for', 'if', 'in', 'is', 'not', 'or'];
@@ -109,6 +115,47 @@ interface Logical {
   broken?: boolean;
   /** Offset of the end of its last token. */
   endOffset: number;
+  /** The last token when it is an operator (a line cannot end with most of them). */
+  lastOp?: string;
+}
+
+/** Operators a logical line cannot end with (`x =`, `a +`, `obj.`). */
+const DANGLING = new Set(['=', '+', '-', '/', '%', '**', '//', '<<', '>>', '&', '|', '^', '<', '>', '==', '!=', '<=', '>=', '+=', '-=', '*=', '/=', '%=', '**=', '//=', '<<=', '>>=', '&=', '|=', '^=', '@=', '->', '.', ':=', '~']);
+
+/** The features `from __future__ import` knows. */
+const FUTURE = new Set(['nested_scopes', 'generators', 'division', 'absolute_import', 'with_statement', 'print_function', 'unicode_literals', 'barry_as_FLUFL', 'generator_stop', 'annotations']);
+
+/** An open bracket; a call's '(' follows its arguments, to find the orders CPython's parser refuses. */
+interface Bracket {
+  ch: string;
+  line: number;
+  col: number;
+  call?: CallArgs;
+  /** A def's parameter list. */
+  params?: boolean;
+  /** Where the expression being read at this level starts (after the last ',', '=' or ':'), and whether the next token starts one. */
+  exprLine: number;
+  fresh: boolean;
+}
+
+interface CallArgs {
+  keyword: boolean;
+  keywordSplat: boolean;
+  names: Set<string>;
+  count: number;
+  /** The argument being read: its first token, its name, whether it is `name=...`, whether it holds `for`. */
+  tokens: number;
+  first: 'name' | 'star' | 'dstar' | 'other';
+  name?: string;
+  isKeyword: boolean;
+  generator: boolean;
+  /** Inside a lambda's parameters (up to its ':'), whose commas are no argument separators. */
+  lambda: boolean;
+  line: number;
+  col: number;
+  /** The first error found: parser errors are reported where the call closes. */
+  error?: { message: string; atClose: boolean; line: number; col: number; compile: boolean };
+  generatorAt?: { line: number; col: number };
 }
 
 /** A block the scan is inside: its header's kind and indentation. */
@@ -117,6 +164,20 @@ interface Block {
   indent: number;
   isAsync: boolean;
 }
+
+/** The characters that can continue an operator (`=`, `*`, `/`, `<`, `>`, `.`): other operators are one character. */
+const OPERATOR_NEXT = new Uint8Array(129);
+for (const c of '=*/<>.') OPERATOR_NEXT[c.charCodeAt(0)] = 1;
+
+/** Python's operators and delimiters, longest first. */
+const OPERATOR = /\*\*=?|\/\/=?|<<=?|>>=?|->|:=|\.\.\.|[-+*/%&|^@<>=!]=|[-+*/%&|^@<>=~.,;]/y;
+
+/** The first characters of keywords. */
+const KEYWORD_START = new Uint8Array(129);
+for (const k of ['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']) KEYWORD_START[k.charCodeAt(0)] = 1;
+
+/** Keywords after which a new expression starts (the one before them is whole). */
+const SEPARATING_KEYWORDS = new Set(['if', 'else', 'for', 'lambda', 'from', 'import', 'as', 'yield', 'return', 'await', 'assert', 'del', 'raise', 'with', 'while', 'elif', 'except']);
 
 /** Statement keywords, which no expression holds: inside brackets the parser fails on them. */
 const STATEMENT_KEYWORDS = new Set(['assert', 'break', 'class', 'continue', 'def', 'del', 'elif', 'except', 'finally', 'global', 'import', 'nonlocal', 'pass', 'raise', 'return', 'try', 'while', 'with']);
@@ -133,6 +194,26 @@ const IMPORT = new RegExp(
   String.raw`^(?:import\s+${LIST(DOTTED)}|from\s+(?:\.*\s*${DOTTED}|\.+)\s+import\s+(?:\*|${LIST(NAME)}\s*,?|\(\s*${LIST(NAME)}\s*,?\s*\)))\s*(?:;.*)?$`,
   'su',
 );
+
+/** Where a second parameter starts on a later line of one comma-separated piece (outside brackets), if one does. */
+function secondParameter(piece: string): number | undefined {
+  let depth = 0;
+  for (let k = 0; k < piece.length; k++) {
+    const c = piece[k];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === '"' || c === "'") {
+      const e = piece.indexOf(c, k + 1);
+      if (e === -1) return undefined;
+      k = e;
+    } else if (c === '\n' && depth === 0) {
+      const m = /[ \t]*(?=(?:\*{1,2}[ \t]*)?[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*[ \t]*(?:[:=,]|$)|\/[ \t]*(?:,|$))/uy;
+      m.lastIndex = k + 1;
+      if (m.exec(piece)) return m.lastIndex;
+    }
+  }
+  return undefined;
+}
 
 /** Whether a header without ':' is otherwise whole, so that its missing ':' is what Python reports. */
 function wholeHeader(kind: string, rest: string): boolean {
@@ -184,8 +265,10 @@ class RegionScanner {
   // Indentation (CPython: tabsize 8, and an alternative tabsize 1 to catch tabs mixed with spaces).
   private indents = [0];
   private altIndents = [0];
-  private brackets: { ch: string; line: number; col: number }[] = [];
-  private out: RegionScan = { parser: [], compile: [], indents: this.indents, continuation: [] };
+  private brackets: Bracket[] = [];
+  /** What the previous token was, to tell a call's '(' from a parenthesized expression. */
+  private prev: 'name' | 'close' | 'string' | 'number' | 'other' = 'other';
+  private out: RegionScan = { parser: [], compile: [], indents: this.indents, continuation: [], decorators: [], logical: [] };
   /** The block of each indentation level (null for an indent no header opened). */
   private blocks: (Block | null)[] = [null];
   /** After a `try` block: the indentation its `except` or `finally` must be at. */
@@ -215,7 +298,9 @@ class RegionScanner {
   private newline(): void {
     this.line++;
     this.lineStart = this.i;
-    if (this.brackets.length) this.out.continuation.push(this.line);
+    // Lines inside an expression's brackets (a def's parameters are no expression list).
+    const top = this.brackets[this.brackets.length - 1];
+    if (top && !top.params) this.out.continuation.push(this.line);
   }
 
   /** Moves past a token that may span lines (a string), counting its line breaks; returns its end. */
@@ -230,7 +315,7 @@ class RegionScanner {
     const logical = this.logical;
     if (!logical) return;
     const kind = logical.first === 'async' && (logical.second === 'def' || logical.second === 'for' || logical.second === 'with') ? logical.second : logical.first;
-    if (kind !== undefined && BLOCK_KINDS[kind]) {
+    if (kind !== undefined && BLOCK_KIND_NAMES.has(kind)) {
       if (logical.endsWithColon) this.pending = { ...logical, first: kind };
       // A header with no ':' at all is CPython's "expected ':'" when an indented block follows it and the
       // header is otherwise whole (`match` and `case` are soft keywords: `match = 1` is an assignment).
@@ -242,9 +327,15 @@ class RegionScanner {
       } else if (!logical.colon && kind !== 'match' && kind !== 'case') this.pending = { ...logical, first: kind, broken: true };
     }
     if (kind === 'def') this.parameters(logical);
+    if (logical.lastOp !== undefined && DANGLING.has(logical.lastOp)) this.out.parser.push(fail('SyntaxError', 'invalid syntax', logical.endLine, logical.endCol, 'parser'));
     if ((logical.first === 'import' || logical.first === 'from') && logical.endLine === logical.line) {
       const statement = this.text.slice(logical.offset + logical.indent, logical.offset + logical.endCol);
       if (!IMPORT.test(statement)) this.out.parser.push(fail('SyntaxError', 'invalid syntax', logical.line, logical.endCol, 'parser'));
+      else {
+        const future = /^from\s+__future__\s+import\s+\(?\s*(.*?)\s*\)?\s*(?:;.*)?$/s.exec(statement);
+        const unknown = future?.[1].split(',').map((n) => n.trim().split(/\s+/)[0]).find((n) => n && !FUTURE.has(n));
+        if (unknown) this.out.compile.push(fail('SyntaxError', `future feature ${unknown} is not defined`, logical.line, logical.indent, 'parser', logical.line, logical.endCol));
+      }
     }
     this.logical = undefined;
   }
@@ -291,7 +382,26 @@ class RegionScanner {
   /** A new logical line starts at `at`, indented to `indent` (already checked against the stack). */
   private startLogical(at: number, indent: number): Logical {
     const col = at - this.lineStart;
-    return (this.logical = { line: this.line, indent, colon: false, endsWithColon: false, endLine: this.line, endCol: col, keywordEnd: col, offset: this.lineStart, tokens: 0, endOffset: at });
+    this.prev = 'other';
+    this.out.logical.push(this.line);
+    if (this.text.charCodeAt(at) === 64) this.out.decorators.push(this.line);
+    return (this.logical = {
+      line: this.line,
+      indent,
+      first: undefined,
+      second: undefined,
+      colon: false,
+      endsWithColon: false,
+      endLine: this.line,
+      endCol: col,
+      keywordEnd: col,
+      offset: this.lineStart,
+      tokens: 0,
+      secondKind: undefined,
+      broken: false,
+      endOffset: at,
+      lastOp: undefined,
+    });
   }
 
   /**
@@ -339,7 +449,10 @@ class RegionScanner {
       const p = raw.trim();
       if (!p) continue;
       const at = piece.at + raw.indexOf(p);
-      const bad = () => this.paramError(at, p.length, 'invalid syntax', 'parser');
+      const bad = this.paramError.bind(this, at, p.length, 'invalid syntax', 'parser');
+      // Two parameters with no comma between them, on two lines: the parser fails at the second.
+      const second = secondParameter(p);
+      if (second !== undefined) return this.paramError(at + second, 1, 'invalid syntax', 'parser');
       if (p === '/') {
         if (!positional || slash || star || doubleStar) return bad();
         slash = true;
@@ -349,6 +462,8 @@ class RegionScanner {
       const m = /^(\*\*|\*)?\s*([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)?\s*(?::[^=]*)?(=)?/su.exec(p);
       if (!m) return;
       const [, stars, name, eq] = m;
+      // Neither a name nor a star (a string, a number, a bracket): the parser fails where it starts.
+      if (!stars && !name) return bad();
       if (stars === '*') {
         if (star || eq) return bad();
         star = true;
@@ -385,6 +500,83 @@ class RegionScanner {
     const keywordEnd = header.line === header.endLine ? header.keywordEnd : undefined;
     if (expected) this.out.parser.push({ ...fail('SyntaxError', "expected ':'", header.endLine, header.endCol, 'parser'), keywordEnd, headerLine: header.line });
     else if (header.line === header.endLine) this.out.parser.push({ ...fail('SyntaxError', 'invalid syntax', header.endLine, header.endCol, 'parser'), keywordEnd, headerLine: header.line });
+  }
+
+  /** A token inside a call's parentheses (not inside brackets nested in them). */
+  private argToken(call: CallArgs, token: 'name' | 'star' | 'dstar' | 'eq' | 'comma' | 'colon' | 'for' | 'other', word: string | undefined, col: number): void {
+    if (call.lambda) {
+      if (token === 'colon') call.lambda = false;
+      return;
+    }
+    if (word === 'lambda') call.lambda = true;
+    if (token === 'comma') return this.endArg(call);
+    if (call.tokens === 0) {
+      call.first = token === 'name' ? 'name' : token === 'star' ? 'star' : token === 'dstar' ? 'dstar' : 'other';
+      call.name = token === 'name' ? word : undefined;
+      call.isKeyword = false;
+      call.generator = false;
+      call.line = this.line;
+      call.col = col;
+    } else if (call.tokens === 1 && token === 'eq' && call.first === 'name') call.isKeyword = true;
+    if (token === 'for') call.generator = true;
+    call.tokens++;
+  }
+
+  private endArg(call: CallArgs): void {
+    if (call.tokens === 0) return;
+    // `key=` with no value does not parse: the call's other errors are not what Python reports.
+    if (call.isKeyword && call.tokens < 3) call.error ??= { message: '', atClose: false, line: call.line, col: call.col, compile: false };
+    call.tokens = 0;
+    call.count++;
+    if (call.generator) call.generatorAt ??= { line: call.line, col: call.col };
+    if (call.error) return;
+    let message: string | undefined;
+    let atClose = true;
+    let compile = false;
+    if (call.first === 'dstar') call.keywordSplat = true;
+    else if (call.first === 'star') {
+      if (call.keywordSplat) (message = 'iterable argument unpacking follows keyword argument unpacking'), (atClose = false);
+    } else if (call.isKeyword) {
+      call.keyword = true;
+      if (call.names.has(call.name!)) (message = `keyword argument repeated: ${call.name}`), (atClose = false), (compile = true);
+      call.names.add(call.name!);
+    } else if (call.keywordSplat) message = 'positional argument follows keyword argument unpacking';
+    else if (call.keyword) message = 'positional argument follows keyword argument';
+    if (message) call.error = { message, atClose, line: call.line, col: call.col, compile };
+  }
+
+  /** A call closes: its argument errors are reported (where CPython's parser stopped: the ')'). */
+  private closeCall(call: CallArgs, col: number): void {
+    this.endArg(call);
+    if (call.generatorAt && call.count > 1) {
+      this.out.parser.push(fail('SyntaxError', 'Generator expression must be parenthesized', call.generatorAt.line, call.generatorAt.col, 'parser'));
+      return;
+    }
+    const e = call.error;
+    if (!e?.message) return;
+    const at = e.atClose ? { line: this.line, col } : { line: e.line, col: e.col };
+    (e.compile ? this.out.compile : this.out.parser).push(fail('SyntaxError', e.message, at.line, at.col, 'parser'));
+  }
+
+  /**
+   * Two operands with nothing between them (`a b`, `) x`, `1 2`, `f "x"`): the parser fails at the second. In
+   * brackets CPython names the line the first one is on (its "Perhaps you forgot a comma?").
+   */
+  private juxtaposed(cur: Logical, token: 'name' | 'number' | 'string' | 'brace', col: number, length: number): void {
+    const prev = this.prev;
+    if (prev === 'other' || (token === 'string' && prev === 'string')) return;
+    // `match x:`, `case 1:`, `type X = ...` begin with a soft keyword; `print x` is reported as Python 2's print.
+    if (cur.tokens === 2 && (cur.first === 'match' || cur.first === 'case' || cur.first === 'type' || cur.first === 'print' || cur.first === 'exec')) return;
+    const top = this.brackets[this.brackets.length - 1];
+    const line = top && !top.params && top.exprLine < this.line ? top.exprLine : this.line;
+    this.out.parser.push(fail('SyntaxError', 'invalid syntax', line, line === this.line ? col : 0, 'parser', line, line === this.line ? col + length : 1));
+  }
+
+  /** A token at the current bracket level: the first after a separator starts an expression there. */
+  private mark(top: Bracket | undefined, separator: boolean): void {
+    if (!top) return;
+    if (separator) top.fresh = true;
+    else if (top.fresh) (top.fresh = false), (top.exprLine = this.line);
   }
 
   /** `print "x"`: Python 3's message for a Python 2 print (or exec) statement. */
@@ -490,6 +682,7 @@ class RegionScanner {
       // A token starts here: it belongs to the current logical line.
       const cur = this.logical ?? this.startLogical(i, col);
       const kind = code < 128 ? CHAR_CLASS[code] : ID;
+      const top: Bracket | undefined = brackets.length ? brackets[brackets.length - 1] : undefined;
       const nth = ++cur.tokens;
       if (nth === 2) {
         cur.secondKind = kind === ID ? 'word' : kind === QUOTE ? 'string' : kind === DIGIT ? 'number' : 'other';
@@ -507,6 +700,10 @@ class RegionScanner {
         const q = text.charCodeAt(j);
         if ((q === 34 || q === 39) && j - i <= 2 && STRING_PREFIX.test(text.slice(i, j))) {
           if (nth === 1) this.firstToken(cur, undefined);
+          if (top?.call) this.argToken(top.call, 'other', undefined, col);
+          if (this.prev !== 'other') this.juxtaposed(cur, 'string', col, 1);
+          this.mark(top, false);
+          this.prev = 'string';
           const r = scanString(text, j, end, this.line, col, atEof);
           if ('error' in r) return this.tokenizer(r.error);
           if (/[fF]/.test(text.slice(i, j))) {
@@ -524,9 +721,18 @@ class RegionScanner {
               return this.tokenizer(fail('SyntaxError', message, this.line, i + bad.index - this.lineStart));
             }
           }
-          if (brackets.length && STATEMENT_KEYWORDS.has(text.slice(i, j))) out.parser.push(fail('SyntaxError', 'invalid syntax', this.line, col, 'parser', this.line, col + (j - i)));
+          // Most names are no keyword: slice one only when it could be (or when it is needed).
+          const keyword = j - i <= 8 && KEYWORD_START[code] === 1 && KEYWORDS.has(text.slice(i, j));
+          const word = keyword || nth <= 2 || brackets.length ? text.slice(i, j) : '';
+          if (keyword && brackets.length && STATEMENT_KEYWORDS.has(word)) out.parser.push(fail('SyntaxError', 'invalid syntax', this.line, col, 'parser', this.line, col + (j - i)));
+          if (top) {
+            if (top.call) this.argToken(top.call, word === 'for' ? 'for' : keyword ? 'other' : 'name', word, col);
+            this.mark(top, keyword && SEPARATING_KEYWORDS.has(word));
+          }
+          if (!keyword && this.prev !== 'other') this.juxtaposed(cur, 'name', col, j - i);
+          this.prev = keyword ? 'other' : 'name';
           if (nth === 1) {
-            cur.first = text.slice(i, j);
+            cur.first = word;
             cur.keywordEnd = j - this.lineStart;
             this.firstToken(cur, cur.first);
           } else if (nth === 2) {
@@ -536,15 +742,34 @@ class RegionScanner {
           i = j;
         }
       } else if (kind === QUOTE) {
+        if (top?.call) this.argToken(top.call, 'other', undefined, col);
+        if (this.prev !== 'other') this.juxtaposed(cur, 'string', col, 1);
+        this.mark(top, false);
+        this.prev = 'string';
         const r = scanString(text, i, end, this.line, col, atEof);
         if ('error' in r) return this.tokenizer(r.error);
         i = this.followLines(r.end);
       } else if (kind === DIGIT || (code === 46 && CHAR_CLASS[text.charCodeAt(i + 1)] === DIGIT)) {
+        if (top?.call) this.argToken(top.call, 'other', undefined, col);
+        if (this.prev !== 'other') this.juxtaposed(cur, 'number', col, 1);
+        this.mark(top, false);
+        this.prev = 'number';
         const r = scanNumber(text, i, end);
         if (r.error) return this.tokenizer(fail('SyntaxError', r.error, this.line, r.errorAt - this.lineStart, 'tokenizer', this.line, (r.errorEnd ?? r.errorAt + 1) - this.lineStart));
         i = r.end;
       } else if (kind === OPEN) {
-        brackets.push({ ch: text[i], line: this.line, col });
+        if (top?.call) this.argToken(top.call, 'other', undefined, col);
+        // A def's parameters are no call's arguments.
+        const params = code === 40 && brackets.length === 0 && (cur.first === 'def' || cur.second === 'def');
+        const isCall = code === 40 && (this.prev === 'name' || this.prev === 'close') && !params;
+        if (code === 123 && this.prev !== 'other') this.juxtaposed(cur, 'brace', col, 1);
+        this.mark(top, false);
+        // Every bracket has the same shape (and so does every call), which keeps property reads fast.
+        const call: CallArgs | undefined = isCall
+          ? { keyword: false, keywordSplat: false, names: new Set(), count: 0, tokens: 0, first: 'other', name: undefined, isKeyword: false, generator: false, lambda: false, line: this.line, col, error: undefined, generatorAt: undefined }
+          : undefined;
+        brackets.push({ ch: text[i], line: this.line, col, call, params, exprLine: this.line, fresh: true });
+        this.prev = 'other';
         i++;
       } else if (kind === CLOSE) {
         const ch = text[i];
@@ -554,6 +779,8 @@ class RegionScanner {
           const where = open.line === this.line ? '' : ` on line ${open.line + 1}`;
           return this.tokenizer(fail('SyntaxError', `closing parenthesis '${ch}' does not match opening parenthesis '${open.ch}'${where}`, this.line, col));
         }
+        if (open.call) this.closeCall(open.call, col);
+        this.prev = 'close';
         i++;
       } else if (kind === INVALID || (code === 33 && text.charCodeAt(i + 1) !== 61)) {
         // `$`, `?`, `` ` `` and a lone `!` are no Python tokens: the parser fails on them.
@@ -565,14 +792,38 @@ class RegionScanner {
         cur.endLine = this.line;
         cur.endCol = this.i - this.lineStart;
         cur.endOffset = this.i;
+        cur.lastOp = undefined;
         if (brackets.length === 0) cur.colon = cur.endsWithColon = true;
+        if (top?.call) this.argToken(top.call, 'colon', undefined, col);
+        this.mark(top, true);
+        this.prev = 'other';
         continue;
-      } else i++;
+      } else {
+        // An operator or delimiter, read whole (`==` is no `=`, `**` no `*`).
+        let op: string;
+        if (OPERATOR_NEXT[text.charCodeAt(i + 1)] !== 1) op = text[i];
+        else {
+          OPERATOR.lastIndex = i;
+          op = OPERATOR.exec(text)?.[0] ?? text[i];
+        }
+        if (top?.call) this.argToken(top.call, op === ',' ? 'comma' : op === '=' ? 'eq' : op === '*' ? 'star' : op === '**' ? 'dstar' : 'other', undefined, col);
+        this.mark(top, op === ',' || op === '=' || op === ';');
+        this.prev = 'other';
+        i += op.length;
+        this.i = i;
+        cur.endLine = this.line;
+        cur.endCol = i - this.lineStart;
+        cur.endOffset = i;
+        cur.endsWithColon = false;
+        cur.lastOp = op;
+        continue;
+      }
       this.i = i;
       cur.endLine = this.line;
       cur.endCol = i - this.lineStart;
       cur.endOffset = i;
       cur.endsWithColon = false;
+      cur.lastOp = undefined;
     }
     this.endLogical();
     const pending = this.pending;
@@ -819,30 +1070,34 @@ function firstBreak(tree: readonly TreeError[]): TreeError | undefined {
 /**
  * The error CPython raises first for a region, as if it were the first broken part of the file: a
  * tokenizer error wins (CPython tokenizes the rest of the file before it reports a parser error); then
- * the first parser error, from the scan, the checks on the model (`parser`) or the parse tree ("invalid
- * syntax"), unless a bracket still open at the end of the region opened no later than it; then the
- * errors the compiler raises on a tree that parses (`compile`).
+ * the first parser error, from the scan or the parse tree ("invalid syntax"), unless a bracket still open
+ * at the end of the region opened on an earlier line; then the errors the compiler raises on a tree that
+ * parses.
  */
-export function regionError(scan: RegionScan, tree: readonly TreeError[], parser: readonly PyError[], compile: readonly PyError[]): PyError | undefined {
+export function regionError(scan: RegionScan, tree: readonly TreeError[]): PyError | undefined {
   // An unexpected indent is final: CPython raises it without reading on (a tokenizer error before it still comes first).
   const indent = scan.parser.find((e) => e.message === 'unexpected indent');
   if (scan.tokenizer && indent && byPosition(indent, scan.tokenizer) < 0 && !tree.some((t) => byPosition(t, indent) < 0)) return indent;
   if (scan.tokenizer) return scan.tokenizer;
-  if (!scan.parser.length && !scan.unclosed && !tree.length && !parser.length && !compile.length && !scan.compile.length) return undefined;
-  // What the model reads from a tree that has errors (argument order in calls) is not to be trusted.
-  const specific = [...scan.parser, ...(tree.length ? [] : parser)].sort(byPosition);
-  const broken = firstBreak(tree);
+  if (!scan.parser.length && !scan.unclosed && !tree.length && !scan.compile.length) return undefined;
+  const specific = scan.parser;
+  let broken = firstBreak(tree);
+  // tree-sitter breaks at a decorator with no definition after it; Python fails on the line after it.
+  if (broken && scan.decorators.includes(broken.line)) {
+    const next = scan.logical.find((l) => l > broken!.line && !scan.decorators.includes(l));
+    broken = next === undefined ? broken : { line: next, col: 0, endLine: next, endCol: 0 };
+  }
   let p = specific[0];
   if (p && broken) {
     // A header that does not parse itself fails there, before its missing ':' or its block.
     if (p.headerLine !== undefined && broken.line === p.headerLine && (p.keywordEnd === undefined || broken.col >= p.keywordEnd)) p = generic(broken);
-    // A break before the error, unless it is the broken construct around it.
-    else if (broken.line < p.line && !contains(broken, p)) p = generic(broken);
+    // A break before the error, unless it is the broken header around it.
+    else if (broken.line < p.line && !(p.headerLine !== undefined && contains(broken, p))) p = generic(broken);
   } else if (broken) p = generic(broken);
   // CPython reports a bracket never closed instead of a parser error only when the bracket opens on an earlier
   // line; the parse tree's break around the bracket is the bracket's.
   const u = scan.unclosed;
   if (p) return u && (u.line < p.line || (p.message === 'invalid syntax' && broken && contains(broken, u) && u.line < broken.endLine)) ? u : p;
   if (scan.unclosed) return scan.unclosed;
-  return [...scan.compile, ...compile].sort(byPosition)[0];
+  return [...scan.compile].sort(byPosition)[0];
 }
