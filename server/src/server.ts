@@ -8,17 +8,23 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { registerCodeActions } from './features/codeActions';
+import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
 import { formatOf, formatSetting, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
+import { registerInlayHints } from './features/inlayHints';
+import { registerNavigation } from './features/navigation';
+import { registerSymbols } from './features/symbols';
+import { TRIGGER_CHARACTERS, registerCompletion } from './features/completion';
+import { SIGNATURE_TRIGGERS, registerSignatureHelp } from './features/signatureHelp';
+import { registerSdkHover } from './features/sdkHover';
 import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
 import type { ServerContext, Settings } from './features/context';
-import { FileAccess, defaultSettings, textOf } from './features/context';
+import { FileAccess, defaultSettings, selectorsOf, textOf } from './features/context';
 import { initParser, onParserReady } from './parse/parser';
 import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
 import { registerContractDiff } from './features/contractDiff';
@@ -57,21 +63,33 @@ let canPullConfiguration = false;
 let clientProvidesCommits = false;
 let canWatchFiles = false;
 let canFollowFolders = false;
+let canRefreshInlayHints = false;
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
+  ctx.clientCapabilities = params.capabilities;
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;
   canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
   canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
+  canRefreshInlayHints = !!params.capabilities.workspace?.inlayHint?.refreshSupport;
   ctx.workspace.setFolders((params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : [])).flatMap((u) => filePathOf(u) ?? []));
   const options = params.initializationOptions as Partial<Settings> | undefined;
   if (options) applySettings(options, false);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      codeActionProvider: { codeActionKinds: ['quickfix'] },
+      codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: true },
       hoverProvider: true,
+      definitionProvider: true,
+      typeDefinitionProvider: true,
+      referencesProvider: true,
+      inlayHintProvider: true,
+      // The label names our group in the Outline next to a Python language server's.
+      documentSymbolProvider: { label: 'Vis' },
+      workspaceSymbolProvider: true,
+      completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: true },
+      signatureHelpProvider: { triggerCharacters: SIGNATURE_TRIGGERS, retriggerCharacters: ['='] },
       codeLensProvider: { resolveProvider: false },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -116,8 +134,12 @@ async function pullSettings(refresh: boolean): Promise<void> {
 
 function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
   ctx.settings = { ...defaultSettings(), ...s };
-  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
-  if (refresh) diagnostics.refreshAll();
+  const selection = { select: selectorsOf(ctx.settings.select), ignore: selectorsOf(ctx.settings.ignore) };
+  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, selection, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
+  if (refresh) {
+    diagnostics.refreshAll();
+    if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  }
 }
 
 const diagnostics = registerDiagnostics(ctx);
@@ -126,6 +148,13 @@ registerHover(ctx);
 const contracts = registerContractHover(ctx);
 registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model)));
 registerRouting(ctx);
+// After the contract and routing cards: the SDK's own names.
+registerSdkHover(ctx);
+registerNavigation(ctx);
+registerInlayHints(ctx);
+registerSymbols(ctx);
+registerCompletion(ctx);
+registerSignatureHelp(ctx);
 registerLineChanges(connection);
 const comparer = registerContractDiff(ctx, contracts, () => clientProvidesCommits);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).

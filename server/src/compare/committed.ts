@@ -36,6 +36,7 @@ export async function revisionContracts(entryPath: string, read: ReadRevision, f
   for (let round = 0; ; round++) {
     const wanted = new Set<string>();
     let external: string[] | undefined;
+    let resolving = false;
     const program: Program = new Program({
       contractFormat: format,
       keepTrees: false,
@@ -48,8 +49,17 @@ export async function revisionContracts(entryPath: string, read: ReadRevision, f
           const text = files.get(abs);
           return text === null || text === undefined ? undefined : { version: 0, text };
         }
-        // Third-party code is not the project's history: as installed.
-        external ??= program.environment(entryUri)?.external ?? [];
+        // Third-party code is not the project's history: as installed. The environment itself reads
+        // the manifests through here; while it is being worked out they are read from disk.
+        if (external === undefined) {
+          if (resolving) return undefined;
+          resolving = true;
+          try {
+            external = program.environment(entryUri)?.external ?? [];
+          } finally {
+            resolving = false;
+          }
+        }
         if (!external.some((d) => !path.relative(d, abs).startsWith('..'))) wanted.add(abs);
         // This round reads it from disk; the next one reads the revision's text.
         return undefined;

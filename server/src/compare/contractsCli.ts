@@ -50,7 +50,7 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
   if (format !== 'text' && format !== 'json') return usage(io, `--format takes text or json, not '${format}'`);
   if (contractFormat !== 'auto' && !CONTRACT_FORMATS.includes(contractFormat)) return usage(io, `--contract-format takes auto, C1, C2 or C3, not '${contractFormat}'`);
   if (rev !== undefined && !/^[^\s-][^\s]*$/.test(rev)) return usage(io, `--diff takes a git revision, not '${rev ?? ''}'`);
-  const found = commandLineTargets(paths, (p) => io.err(`${p}: too many levels of symbolic links (a symlink loop); not read`), { contractFormat });
+  const found = commandLineTargets(paths, { contractFormat });
   if ('missing' in found) {
     io.err(`no such file or directory: ${found.missing}`);
     return 2;

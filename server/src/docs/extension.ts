@@ -10,6 +10,8 @@ export interface ExtensionInfo {
   generation: Generation;
   /** Where the extension is declared, for code lenses: the registration call, else the `Extension(...)` call. */
   anchor: Call;
+  /** The call that declares the extension: G1 `vis.extension(...)`, typed `vis.Extension(...)` when statically known. */
+  declaration?: Call;
   /** The field arguments as written, by field name (empty when the `Extension(...)` call is not statically known). */
   fields: Map<string, Argument>;
 }
@@ -21,7 +23,7 @@ export function findExtension(model: Model): ExtensionInfo | undefined {
   const registration = registrations(model).find((r) => r.kind === generation)?.call;
   if (generation === 'G1') {
     if (!registration) return undefined;
-    return { generation, anchor: registration, fields: bindSdkCall(model, registration) ?? new Map() };
+    return { generation, anchor: registration, declaration: registration, fields: bindSdkCall(model, registration) ?? new Map() };
   }
   let declaration: Call | undefined;
   if (registration) {
@@ -36,7 +38,7 @@ export function findExtension(model: Model): ExtensionInfo | undefined {
   if (!anchor) return undefined;
   const fields = new Map<string, Argument>();
   for (const a of declaration?.args ?? []) if (a.name !== undefined) fields.set(a.name, a);
-  return { generation, anchor, fields };
+  return { generation, anchor, declaration, fields };
 }
 
 /** A field's value with names resolved, or undefined when the field is not given. */

@@ -1,6 +1,6 @@
 // What every feature provider gets: the connection, the open documents, the workspace programs and the settings.
 import path from 'node:path';
-import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { ClientCapabilities, Connection, TextDocuments } from 'vscode-languageserver/node';
 import { filePathOf } from '../rules/util';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_MAX_FILE_SIZE, type Analysis } from '../analysis';
@@ -23,10 +23,30 @@ export interface Settings {
   diagnostics: { scope: 'workspace' | 'openFiles' };
   /** Python's syntax errors (the SYN rules) as diagnostics in the editor; the CLI always reports them. */
   showSyntaxErrors: boolean;
+  /** Rules to run (ids, family prefixes or ALL), over the project's `[tool.vis-authoring]`; empty: as the project says. */
+  select: string[];
+  /** Rules not to run, over the project's. */
+  ignore: string[];
+  /** The contract hover card: `compact` (six lines, the rest folded), `full`, or `off`. */
+  hover: { contract: 'compact' | 'full' | 'off' };
+  /** Inlay hints after `vis.Symbol(fn`: the public tool name and the effective tag (off by default). */
+  inlayHints: { enable: boolean };
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'auto', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' }, showSyntaxErrors: true };
+  return {
+    enable: true,
+    severity: {},
+    maxFileSize: DEFAULT_MAX_FILE_SIZE,
+    contractFormat: 'auto',
+    langInterfaceVersion: DEFAULT_ROUTING_VERSION,
+    diagnostics: { scope: 'workspace' },
+    showSyntaxErrors: true,
+    select: [],
+    ignore: [],
+    hover: { contract: 'compact' },
+    inlayHints: { enable: false },
+  };
 }
 
 /** The findings the editor shows: all of them, or all but Python's syntax errors (`visAuthoring.showSyntaxErrors`). */
@@ -48,6 +68,13 @@ export interface ServerContext {
   log(message: string): void;
   /** Whether a file that is not open may be read from disk: inside a workspace folder, or opened in this session. */
   readable(file: string): boolean;
+  /** What the client said it can do (set at initialize). */
+  clientCapabilities?: ClientCapabilities;
+}
+
+/** A settings list of rule selectors: the strings of an array, anything else none. */
+export function selectorsOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : [];
 }
 
 /** A document's text; a client that sent no text (`null`) gets an empty document, not a crash. */

@@ -103,6 +103,8 @@ export interface FunctionDecl {
   decorators: Decorator[];
   /** The docstring as Python evaluates the literal (not yet cleaned like inspect.getdoc). */
   docstring?: string;
+  /** Where the body's first statement starts (the docstring's place). */
+  bodyStart?: Pos;
   isAsync: boolean;
   /** The source text of the definition (decorators aside), for cheap tests before the body is read. */
   readonly text: string;

@@ -13,13 +13,14 @@ import { routingRules } from './routing';
 import { sdkRules } from './sdk';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
-import type { Finding, ModuleRole, Rule, Severity } from './types';
+import type { SeverityOverrides } from '../config/selection';
+import type { SourceText } from '../fixes/source';
+import type { Finding, ModuleRole, Rule } from './types';
 import { pathOf } from './util';
 
 export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
-/** Per-rule severity overrides from the settings; `off` silences a rule. */
-export type SeverityOverrides = Record<string, Severity | 'off'>;
+export type { SeverityOverrides } from '../config/selection';
 
 /** Options every rule may read. */
 export interface RuleOptions {
@@ -30,6 +31,8 @@ export interface RuleOptions {
   /** The module's Symbol analysis through the program; by default the file is analysed alone. */
   symbols?: () => SymbolInfo[];
   resolver?: Resolver;
+  /** The text the model was built from (for fixes); undefined when it cannot be had any more. */
+  source?: () => SourceText | undefined;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
@@ -50,17 +53,29 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         return (infos = []);
       }
     });
+  let text: SourceText | undefined;
+  const source = () => (text ??= options.source?.());
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
     rule.check({
       model,
       path,
-      report: (range, message, fix, extra) => findings.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
+      report: (range, message, fix, extra) => {
+        const f: Finding = { rule: rule.id, severity, message, range };
+        // A fix elsewhere than the module (a finding on a sibling module) is not one: edits are in this module's coordinates.
+        const here = !extra?.uri || extra.uri === model.uri;
+        if (fix && rule.fixable && here) f.fix = fix;
+        if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
+        if (!here) f.uri = extra!.uri;
+        if (extra?.related?.length) f.related = extra.related;
+        findings.push(f);
+      },
       contractFormat,
       role: options.role ?? 'unknown',
       symbols,
       resolver: options.resolver ?? {},
+      source,
     });
   }
   return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

@@ -15,12 +15,17 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Analysis, ModuleAnalysis } from '../analysis';
+import type { Call, FunctionDecl, Range } from '../model/types';
+import { g1Tools, type G1ToolInfo } from '../contracts/g1';
+import { outline, type OutlineItem } from '../editor/outline';
+import { bindSdkCall } from '../sdk/table';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
 import { applySdkProfile, contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import { allRules, runRules, type SeverityOverrides } from '../rules';
 import type { Finding, ModuleRole } from '../rules/types';
 import { filePathOf } from '../rules/util';
+import { manifestRules, type ManifestRuleContext } from '../rules/manifest';
 import { workspaceRules, type RegisteredExtension } from '../rules/workspace';
 import { findExtension } from '../docs/extension';
 import { fileStamp, readTextFileSync } from '../../../shared/files';
@@ -36,7 +41,11 @@ import {
   type Manifest,
   type VersionPin,
 } from './manifest';
-import { ModuleStore } from './modules';
+import { ModuleStore, unanalysedModel } from './modules';
+import { SourceText } from '../fixes/source';
+import { NO_SUPPRESSIONS, applySuppressions, UNUSED } from '../rules/suppression';
+import { ProjectConfigs, isRuleId } from '../config/configs';
+import { CONFIG_RULE } from '../config/rules';
 import { ParserFault, guarded } from '../parse/parser';
 import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
 
@@ -51,7 +60,10 @@ export interface ProgramOptions {
   globalDir?: string;
   /** `python.defaultInterpreterPath`, when the client passes it: its environment's site-packages are import roots. */
   interpreter?: string;
+  /** The editor's (or the command line's) severity per rule, applied over the project's `[tool.vis-authoring]`. */
   overrides?: SeverityOverrides;
+  /** The editor's (or the command line's) `select` and `ignore`, applied over the project's. */
+  selection?: { select?: readonly string[]; ignore?: readonly string[] };
   /** visAuthoring.contractFormat: `auto` (each module's SDK version's format) or C1, C2, C3. */
   contractFormat?: ContractFormatSetting;
   /**
@@ -83,7 +95,7 @@ export interface ImportEnvironment {
 /** A name or dotted path resolved to where it is declared. */
 export interface Declaration {
   uri: string;
-  range: import('../model/types').Range;
+  range: Range;
   kind: 'module' | 'class' | 'function' | 'variable';
 }
 
@@ -96,7 +108,24 @@ interface Join {
   deps: Map<string, string | undefined>;
   loader: ModuleLoader;
   infos?: SymbolInfo[];
+  g1?: G1ToolInfo[];
+  tools?: ModuleTool[];
+  outline?: OutlineItem[];
   findings?: Finding[];
+}
+
+/** One tool a module exports: its public name, tag and hidden flag, the call that exports it, and its def. */
+export interface ModuleTool {
+  /** The name the model calls it by (`greet.hello`; G1: `<alias>_<symbol>`). */
+  name: string;
+  tag: string;
+  hidden: boolean;
+  /** The module of the exporting call. */
+  uri: string;
+  /** The `vis.Symbol(...)` or `vis.symbol(...)` call. */
+  call: Call;
+  decl?: FunctionDecl;
+  declUri?: string;
 }
 
 const toUri = (file: string) => pathToFileURL(file).href;
@@ -120,6 +149,7 @@ export class Program {
   readonly modules = new ModuleStore();
   readonly resolver = new ModuleResolver();
   overrides: SeverityOverrides;
+  selection: { select?: readonly string[]; ignore?: readonly string[] };
   contractFormat: ContractFormatSetting;
   maxFileSize: number;
   globalDir?: string;
@@ -151,6 +181,7 @@ export class Program {
     this.globalDir = options.globalDir;
     this.interpreter = options.interpreter;
     this.overrides = options.overrides ?? {};
+    this.selection = options.selection ?? {};
     this.contractFormat = options.contractFormat ?? 'auto';
     this.evidence = options.evidence ?? ((uri) => this.projectEvidence(uri));
     this.maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
@@ -204,6 +235,7 @@ export class Program {
 
   /** What tells this version of a module from the next, or undefined when it does not exist. */
   stamp(uri: string): string | undefined {
+    if (this.overlay?.uri === uri) return this.overlay.stamp;
     const doc = this.open(uri);
     if (doc) return `open:${doc.version}:${doc.text.length}`;
     const file = this.pathOf(uri);
@@ -212,6 +244,10 @@ export class Program {
 
   /** The current version of a module, analysed (once per version). Undefined when it cannot be read or is too large. */
   module(uri: string): ModuleAnalysis | undefined {
+    if (this.overlay?.uri === uri) {
+      const o = this.overlay;
+      return this.modules.analyze(uri, o.stamp, o.version, o.text, this.keepTrees, this.maxFileSize);
+    }
     const doc = this.open(uri);
     if (doc) return this.modules.analyze(uri, `open:${doc.version}:${doc.text.length}`, doc.version, doc.text, this.keepTrees, this.maxFileSize);
     const file = this.pathOf(uri);
@@ -227,6 +263,38 @@ export class Program {
     const read = readTextFileSync(file, { maxBytes: this.maxFileSize * 3 });
     if (!read.ok) return undefined;
     return this.modules.analyze(uri, read.stamp, 0, read.text, false, this.maxFileSize);
+  }
+
+  /**
+   * The text of a module version, or undefined when that version cannot be had any more (the file
+   * changed on disk since). Open documents and overlays give theirs; files on disk are read again.
+   */
+  sourceOf(analysis: ModuleAnalysis): SourceText | undefined {
+    if (this.overlay?.uri === analysis.uri && this.overlay.stamp === analysis.stamp) return new SourceText(this.overlay.text);
+    const doc = this.open(analysis.uri);
+    if (doc) return `open:${doc.version}:${doc.text.length}` === analysis.stamp ? new SourceText(doc.text) : undefined;
+    const file = this.pathOf(analysis.uri);
+    const read = file && readTextFileSync(file, { maxBytes: this.maxFileSize * 3 });
+    return read && read.ok && read.stamp === analysis.stamp ? new SourceText(read.text) : undefined;
+  }
+
+  private overlay?: { uri: string; text: string; stamp: string; version: number };
+  private overlays = 0;
+
+  /**
+   * Runs `fn` with `text` as the module's content, as if it were a new version of the document: every
+   * query inside sees it (fix-all re-analysing its result, `check --fix`). Afterwards the module's
+   * own version is what counts again (analysed afresh when next asked, incrementally for open documents).
+   */
+  withText<T>(uri: string, text: string, fn: () => T): T {
+    const previous = this.overlay;
+    const n = ++this.overlays;
+    this.overlay = { uri, text, stamp: `overlay:${n}:${text.length}`, version: -n };
+    try {
+      return fn();
+    } finally {
+      this.overlay = previous;
+    }
   }
 
   /** An editor closed the document: its tree is freed, and the file on disk is what counts from now on. */
@@ -339,8 +407,95 @@ export class Program {
   }
 
   private readManifest(file: string): Manifest | undefined {
+    const open = this.open(toUri(file));
+    if (open) return readToml('pyproject', file, open.text);
     const r = readTextFileSync(file, { maxBytes: 1_000_000 });
     return r.ok ? readToml('pyproject', file, r.text) : undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Manifests: the pyproject.toml of a package, the PEP 723 block of a script (MAN rules)
+
+  /** The entry a pyproject.toml belongs to: the `extension.py` beside it. */
+  private entryOfManifest(uri: string): string | undefined {
+    const file = this.pathOf(uri);
+    if (!file || path.basename(file) !== 'pyproject.toml') return undefined;
+    const entry = path.join(path.dirname(file), 'extension.py');
+    return this.resolver.isFile(entry) ? entry : undefined;
+  }
+
+  /** The findings of the manifest rules for an entry: on its pyproject.toml (uri set) or on the entry itself. */
+  private manifestFindings(uri: string, j: Join): Finding[] {
+    const file = this.pathOf(uri);
+    if (!file) return [];
+    const model = j.analysis.model;
+    const dir = path.dirname(file);
+    const pyprojectPath = path.join(dir, 'pyproject.toml');
+    const packaged = path.basename(file) === 'extension.py' && (!!this.open(toUri(pyprojectPath)) || this.resolver.isFile(pyprojectPath));
+    const findings: Finding[] = [];
+    let pyproject: { uri: string; manifest: Manifest } | undefined;
+    if (packaged) {
+      // The join reads the pyproject.toml: a change to it (on disk or in the editor) re-checks the entry.
+      j.deps.set(pyprojectPath, this.stamp(toUri(pyprojectPath)));
+      let readers = this.readers.get(pyprojectPath);
+      if (!readers) this.readers.set(pyprojectPath, (readers = new Set()));
+      readers.add(uri);
+      const manifest = this.readManifest(pyprojectPath);
+      if (manifest) pyproject = { uri: toUri(pyprojectPath), manifest };
+    }
+    const script = model.script ? { manifest: readScriptManifest(file, model.script.content, model.script.range.start.line), range: model.script.range } : undefined;
+    if (!pyproject && !script) return [];
+    const ext = findExtension(model);
+    const name = ext?.fields.get('name');
+    const ctx: ManifestRuleContext = {
+      entry: { uri, path: file, dir },
+      kind: packaged ? 'package' : 'script',
+      pyproject,
+      script,
+      extensionName: name && name.value.kind === 'str' ? { value: name.value.value, range: name.value.range } : undefined,
+      isDir: (p) => this.resolver.isDir(p),
+      isFile: (p) => this.resolver.isFile(p),
+      resolve: (d, rel) => path.resolve(d, rel),
+      within: (inner, outer) => inside(path.resolve(inner), path.resolve(outer)),
+      report: () => undefined,
+    };
+    const policy = this.policyFor(uri);
+    for (const rule of manifestRules) {
+      const severity = policy[rule.id] ?? rule.severity;
+      if (severity === 'off') continue;
+      rule.check({
+        ...ctx,
+        report: (target, range, message, related) => findings.push({ rule: rule.id, severity, message, range, uri: target === uri ? undefined : target, related }),
+      });
+    }
+    return findings;
+  }
+
+  /**
+   * A pyproject.toml, analysed: the manifest findings of the packaged entry beside it, and what in its
+   * `[tool.vis-authoring]` cannot be applied (CFG-001). Undefined when it has neither.
+   */
+  private pyprojectAnalysis(uri: string): Analysis | undefined {
+    const manifest = this.manifestAnalysis(uri);
+    // A package's pyproject.toml that does not parse is MAN-001's; CFG-001 does not say it again.
+    const broken = manifest?.findings.some((f) => f.rule === 'MAN-001');
+    const config = (this.configFindings().find((c) => c.uri === uri)?.findings ?? []).filter((f) => !broken || !f.message.startsWith('pyproject.toml does not parse'));
+    if (!config.length) return manifest;
+    const doc = this.open(uri);
+    const base = manifest ?? { uri, version: doc?.version ?? 0, stamp: this.stamp(uri) ?? '', model: unanalysedModel(uri, '', 'ANA-001', ''), millis: 0, suppressions: NO_SUPPRESSIONS, findings: [] };
+    const findings = [...base.findings, ...config].sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+    return { ...base, findings };
+  }
+
+  /** A pyproject.toml of a packaged entry, analysed: the entry's manifest findings that are on it. */
+  private manifestAnalysis(uri: string): Analysis | undefined {
+    const entry = this.entryOfManifest(uri);
+    if (!entry) return undefined;
+    const entryUri = toUri(entry);
+    const findings = this.findings(entryUri).filter((f) => f.uri === uri);
+    const stamp = this.stamp(uri) ?? '';
+    const doc = this.open(uri);
+    return { uri, version: doc?.version ?? 0, stamp, model: unanalysedModel(uri, '', 'ANA-001', ''), millis: 0, suppressions: NO_SUPPRESSIONS, findings };
   }
 
   private readLock(file: string): VersionPin[] {
@@ -426,6 +581,12 @@ export class Program {
           out.push(toUri(file));
         }
       }
+      // A package's pyproject.toml, checked with it (the MAN rules).
+      const pyproject = path.join(path.dirname(e.path), 'pyproject.toml');
+      if (checked && e.packaged && path.basename(e.path) === 'extension.py' && !seen.has(pyproject)) {
+        seen.add(pyproject);
+        out.push(toUri(pyproject));
+      }
     }
     const changed = owners.size !== this.owners.size || [...owners].some(([k, v]) => this.owners.get(k) !== v);
     if (changed) {
@@ -502,8 +663,25 @@ export class Program {
     return j.infos;
   }
 
+  /** The module's G1 `vis.symbol(...)` tools in the host's terms (functions in sibling modules resolved). */
+  g1Tools(uri: string): G1ToolInfo[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.g1) {
+      const file = filePathOf(uri);
+      try {
+        j.g1 = g1Tools(j.analysis.model, { loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+      } catch {
+        j.g1 = [];
+      }
+    }
+    return j.g1;
+  }
+
   /** The rule findings of a module's analysis; some may belong to other modules (`uri` set). */
   findings(uri: string): Finding[] {
+    // A manifest is not a module: its findings are its entry's (`analysis`).
+    if (this.entryOfManifest(uri)) return [];
     const j = this.join(uri);
     if (!j) return [];
     if (!j.findings) {
@@ -512,19 +690,21 @@ export class Program {
       try {
         // Rules may read parts of the model lazily (parameters parse on first use): contained too.
         j.findings = guarded(() =>
-          runRules(model, this.overrides, allRules, {
+          runRules(model, this.policyFor(uri), allRules, {
             contractFormat: j.format,
             role: this.role(uri),
             symbols: () => this.symbols(uri),
             resolver: { loader: j.loader },
+            source: () => this.sourceOf(j.analysis),
           }),
         );
       } catch (e) {
         if (!(e instanceof ParserFault)) throw e;
         // The file gets one finding that says so, in place of the rest.
         const unanalysed = { rule: 'ANA-001' as const, message: `vis-authoring could not analyse this file: a check failed (${e.reason})`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
-        j.findings = model.generation ? runRules({ ...model, unanalysed }, this.overrides) : [];
+        j.findings = model.generation ? runRules({ ...model, unanalysed }, this.policyFor(uri)) : [];
       }
+      if (this.role(uri) === 'entry') j.findings.push(...this.manifestFindings(uri, j));
       const targets = new Set(j.findings.flatMap((f) => (f.uri ? [f.uri] : [])));
       const before = this.targets.get(uri);
       this.targets.set(uri, before ? new Set([...before, ...targets]) : targets);
@@ -539,6 +719,7 @@ export class Program {
 
   /** A module's analysis with everything reported on it: its own findings, those other modules put on it, and the cross-file checks. */
   analysis(uri: string): Analysis | undefined {
+    if (this.pathOf(uri)?.endsWith('pyproject.toml')) return this.pyprojectAnalysis(uri);
     const a = this.module(uri);
     if (!a) return undefined;
     // The entry that imports this module reports on it: make sure its findings are known.
@@ -549,7 +730,9 @@ export class Program {
     for (const other of this.reporters(uri)) findings.push(...this.findings(other).filter((f) => f.uri === uri));
     findings.push(...this.workspaceFindings().filter((f) => f.uri === uri));
     findings.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
-    return { ...a, findings };
+    const policy = this.policyFor(uri);
+    const kept = applySuppressions(findings, a.suppressions, isRuleId, (id) => policy[id] === 'off', policy[UNUSED] ?? 'hint', () => this.sourceOf(a));
+    return { ...a, findings: kept };
   }
 
   /** Modules whose analysis read this one (so may report on it), this one excluded. */
@@ -584,6 +767,38 @@ export class Program {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Configuration
+
+  private configs = new ProjectConfigs((file) => {
+    const r = readTextFileSync(file, { maxBytes: 1_000_000 });
+    return r.ok ? r.text : undefined;
+  });
+  private configEpoch = -1;
+
+  /**
+   * Which rules run on a module and at what severity: the nearest `[tool.vis-authoring]` above it (for a
+   * module without a path, the workspace folder's), then the editor's settings (`overrides`,
+   * `selection`), then the file's `per-file-ignores`.
+   */
+  policyFor(uri: string): SeverityOverrides {
+    if (this.configEpoch !== this.epoch) {
+      this.configs.reset();
+      this.configEpoch = this.epoch;
+    }
+    return this.configs.policy(this.pathOf(uri), this.root, { ...this.selection, severity: this.overrides });
+  }
+
+  /** The project configurations read, with what in them cannot be applied (CFG-001 findings on each pyproject.toml). */
+  configFindings(): { uri: string; findings: Finding[] }[] {
+    this.policyFor(this.root ? toUri(path.join(this.root, '_')) : 'untitled:_');
+    return this.configs.all().sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).map((c) => {
+      const severity = this.configs.configSeverity(c, { ...this.selection, severity: this.overrides });
+      const findings = severity === 'off' ? [] : c.problems.map((p) => ({ rule: CONFIG_RULE, severity, message: p.message, range: p.range }));
+      return { uri: toUri(c.file), findings };
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Workspace checks
 
   /** The extensions the entries register, in Vis's load order. */
@@ -611,16 +826,17 @@ export class Program {
     // A new version of any module may change what an entry registers; unwatched entries are checked on disk.
     if (this.unwatchedFor?.entries !== entries) this.unwatchedFor = { entries, list: entries.filter((e) => !this.watched.some((d) => inside(e.path, d))).map((e) => toUri(e.path)) };
     const unwatched = this.unwatchedFor.list;
-    const key = `${this.epoch}|${this.modules.analyses}|${unwatched.map((u) => this.stamp(u)).join('|')}|${JSON.stringify(this.overrides)}`;
+    const key = `${this.epoch}|${this.modules.analyses}|${unwatched.map((u) => this.stamp(u)).join('|')}`;
     if (this.crossFile?.key === key) return this.crossFile.findings;
     const extensions = this.registeredExtensions();
     const findings: Finding[] = [];
     for (const rule of workspaceRules) {
-      const severity = this.overrides[rule.id] ?? rule.severity;
-      if (severity === 'off') continue;
       rule.check({
         extensions,
-        report: (uri, range, message, related) => findings.push({ rule: rule.id, severity, message, range, uri, related }),
+        report: (uri, range, message, related) => {
+          const severity = this.policyFor(uri)[rule.id] ?? rule.severity;
+          if (severity !== 'off') findings.push({ rule: rule.id, severity, message, range, uri, related });
+        },
       });
     }
     this.crossFile = { key, findings };
@@ -633,6 +849,40 @@ export class Program {
   /** The tools an entry exports, each with the module its declaration lives in. */
   exportedTools(uri: string): { info: SymbolInfo; tool: ToolInfo; uri?: string }[] {
     return this.symbols(uri).flatMap((info) => info.tools.map((tool) => ({ info, tool, uri: tool.declUri })));
+  }
+
+  /** The tools a module's own `vis.Symbol(...)` (G1: `vis.symbol(...)`) calls export, by public name. */
+  moduleTools(uri: string): ModuleTool[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.tools) {
+      const typed = this.symbols(uri).flatMap((info) => info.tools.map((t): ModuleTool => ({ name: t.name, tag: t.tag, hidden: t.hidden, uri, call: info.call, decl: t.decl, declUri: t.declUri })));
+      const g1 = this.g1Tools(uri).flatMap((t): ModuleTool[] =>
+        t.contract ? [{ name: t.contract.sandbox_name ?? t.contract.symbol, tag: t.contract.tag, hidden: t.contract.hidden, uri, call: t.call, decl: t.decl, declUri: t.declUri }] : [],
+      );
+      j.tools = [...typed, ...g1];
+    }
+    return j.tools;
+  }
+
+  /** The module's Outline: the extension it registers, its tools, slash commands, hooks, filters, providers and settings. */
+  outline(uri: string): OutlineItem[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    const model = j.analysis.model;
+    return (j.outline ??= outline(model, this.symbols(uri), this.g1Tools(uri), (call) => bindSdkCall(model, call)));
+  }
+
+  /** Every tool exported by the modules indexing found (entries and the workspace modules they import). */
+  workspaceTools(): ModuleTool[] {
+    const modules = new Set([...this.entries().map((e) => toUri(e.path)), ...[...this.owners.keys()].map(toUri)]);
+    return [...modules].flatMap((uri) => this.moduleTools(uri));
+  }
+
+  /** The `vis.Symbol(...)` calls that export the function declared at `nameRange` in `uri`: in the module itself and in the modules that import it. */
+  exportsOf(uri: string, nameRange: Range): ModuleTool[] {
+    const same = (r: Range) => r.start.line === nameRange.start.line && r.start.character === nameRange.start.character;
+    return [uri, ...this.dependents(uri)].flatMap((m) => this.moduleTools(m)).filter((t) => t.declUri === uri && t.decl && same(t.decl.nameRange));
   }
 
   /** Where a name or dotted path (`Tools`, `pkg.models.Reading`) written in a module is declared, following imports into other modules. */
@@ -709,12 +959,13 @@ export class Program {
   // Change
 
   /** Settings every join reads changed (severity overrides, contract format). */
-  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormatSetting; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
+  configure(settings: { overrides?: SeverityOverrides; selection?: { select?: readonly string[]; ignore?: readonly string[] }; contractFormat?: ContractFormatSetting; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
     if (settings.watched) {
       this.watched = settings.watched.map((d) => path.resolve(d));
       this.stamps.clear();
     }
     if (settings.overrides) this.overrides = settings.overrides;
+    if (settings.selection) this.selection = settings.selection;
     if (settings.contractFormat) this.contractFormat = settings.contractFormat;
     if (settings.maxFileSize) this.maxFileSize = settings.maxFileSize;
     if ('interpreter' in settings && settings.interpreter !== this.interpreter) {
