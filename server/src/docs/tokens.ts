@@ -2,9 +2,9 @@
 //
 // Encoding: o200k_base, the newest tiktoken encoding (GPT-4o and later). Its rank table ships with
 // js-tiktoken; the build writes it to dist/o200k_base.json, so it is not part of server.js and is
-// read only when a preview first needs it, in the background after the first analysis
-// (`loadTokenizer`): the table is built in slices that yield to the event loop, so no other request
-// waits behind it. The counts are an estimate for other vendors' models.
+// read only when a preview first needs it, or in the background two seconds after the first analysis
+// (`loadTokenizerSoon`): the table is built in slices of a few milliseconds that yield to the event
+// loop, so no other request waits behind it. The counts are an estimate for other vendors' models.
 //
 // Counting is tiktoken's: the text is split with the encoding's pattern, and each piece that is not
 // one token is merged byte pair by byte pair, the lowest-ranked pair first (the leftmost of equal
@@ -39,25 +39,44 @@ function readRankFile(): RankFile {
   return require(id) as RankFile;
 }
 
-/** Lines of the table per slice of work between yields (~5 ms each). */
-const LINES_PER_SLICE = 40;
+/** Milliseconds of work between two yields to the event loop while the table is built. */
+const SLICE_MS = 4;
+/** How long after the first analysis the table starts loading in the background (a preview asked for first starts it at once). */
+const BACKGROUND_DELAY_MS = 2000;
+
+let soon: NodeJS.Timeout | undefined;
 
 /**
- * Loads the o200k_base table once, in slices that yield to the event loop. Safe to call often: the
- * first call starts the work and later ones wait for it.
+ * Starts loading the table in the background a moment after the first analysis, when the first
+ * diagnostics, the settings and the indexing's start are done: it is never in their way.
+ */
+export function loadTokenizerSoon(): void {
+  if (loading || soon) return;
+  soon = setTimeout(() => void loadTokenizer(), BACKGROUND_DELAY_MS);
+  soon.unref();
+}
+
+/**
+ * Loads the o200k_base table once, in slices of a few milliseconds that yield to the event loop. Safe
+ * to call often: the first call starts the work and later ones wait for it.
  */
 export function loadTokenizer(): Promise<void> {
   loading ??= (async () => {
     const file = readRankFile();
+    await new Promise((r) => setImmediate(r));
     const ranks = new Map<string, number>();
     // `! <first rank> <base64 token> <base64 token> …` per line; ranks count up from the first.
     const lines = file.bpe_ranks.split('\n');
+    let slice = performance.now();
     for (let i = 0; i < lines.length; i++) {
       const parts = lines[i].split(' ');
       if (parts.length < 2) continue;
       const first = Number.parseInt(parts[1], 10);
       for (let j = 2; j < parts.length; j++) ranks.set(Buffer.from(parts[j], 'base64').toString('latin1'), first + j - 2);
-      if (i % LINES_PER_SLICE === LINES_PER_SLICE - 1) await new Promise((r) => setImmediate(r));
+      if (performance.now() - slice > SLICE_MS) {
+        await new Promise((r) => setImmediate(r));
+        slice = performance.now();
+      }
     }
     tokenizer = { pattern: new RegExp(file.pat_str, 'gu'), ranks };
   })();

@@ -50,7 +50,7 @@ export function defaultSettings(): Settings {
 }
 
 /** The findings the editor shows: all of them, or all but Python's syntax errors (`visAuthoring.showSyntaxErrors`). */
-export function shownFindings<T extends { rule: string }>(settings: Settings, findings: T[]): T[] {
+export function editorFindings<T extends { rule: string }>(settings: Settings, findings: T[]): T[] {
   return settings.showSyntaxErrors === false ? findings.filter((f) => !f.rule.startsWith('SYN-')) : findings;
 }
 

@@ -3,7 +3,7 @@ import { DocumentStatusRequest, type ContractUnknown, type DocumentStatusParams,
 import type { Analysis } from '../analysis';
 import type { SymbolInfo } from '../contracts';
 import { describeProfile } from '../sdk/profile';
-import { analysisOf, shownFindings, type ServerContext } from './context';
+import { analysisOf, editorFindings, type ServerContext } from './context';
 
 /** `contracts` gives the Symbols of an analysis with their contracts (the ones hovers show). */
 export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysis) => SymbolInfo[] = () => []): void {
@@ -11,7 +11,7 @@ export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysi
     const doc = ctx.documents.get(params.uri);
     const analysis = doc && analysisOf(ctx, doc);
     if (!analysis) return null;
-    const findings = shownFindings(ctx.settings, analysis.findings);
+    const findings = editorFindings(ctx.settings, analysis.findings);
     return {
       generation: analysis.model.generation ?? null,
       generationAssumed: analysis.model.generationAssumed,

@@ -1,8 +1,9 @@
-// Tree → declaration model. Each top-level statement is read once into a fragment, cached by its
-// position and text, so an edit re-reads only the statements it touched; the module-level pass that
-// joins the fragments (imports, bindings, generation) is cheap.
+// Tree → declaration model. Each top-level statement (segment, server/src/parse/segments.ts) is parsed and
+// read once into a fragment; a new version reads only the segments an edit touched (the others keep their
+// fragment, moved when lines were added or removed above them), and the module-level pass that joins the
+// fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import { parseSnippet, sourceOf, type ParsedDocument } from '../parse/parser';
+import { parseSegment, parseSnippet, parseWhole, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
@@ -22,9 +23,16 @@ import type {
   Range,
   Value,
 } from './types';
+import { TrackedMap, trackModel } from './reads';
 import { allDecorators, detectSdk } from './sdk';
 import { applySdkProfile } from '../sdk/profile';
 import { regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
+
+/** An ERROR or MISSING node where it is (a Range, so a fragment moved to other rows moves it too). */
+interface FragmentTreeError {
+  range: Range;
+  missing?: string;
+}
 
 interface Fragment {
   attributeAssignments: Model['attributeAssignments'];
@@ -34,8 +42,8 @@ interface Fragment {
   classes: ClassDecl[];
   bindings: Binding[];
   calls: Call[];
-  /** The statement's ERROR and MISSING nodes (Python's syntax errors: ModelBuilder.syntax). */
-  treeErrors: TreeError[];
+  /** The statements' ERROR and MISSING nodes (Python's syntax errors: ModelBuilder.syntax). */
+  treeErrors: FragmentTreeError[];
 }
 
 /** A node's range, computed from its tree's line table (one WASM call, for the end offset). */
@@ -159,29 +167,49 @@ function computeSpan(n: Node): { range: Range; text: string } {
   };
 }
 
-/** Builds models, reusing the fragments of statements that did not change since the last build. */
+/** Builds models, reusing the fragments of segments that did not change since the last build. */
 export class ModelBuilder {
-  private cache = new Map<string, Fragment>();
+  private fragments = new Map<Segment, Fragment>();
+  /** The calls read in the last build that read any, by position and length (with their text). */
+  private calls = new Map<string, { text: string; call: Call }>();
+  /** Segments read (parsed) in the last build, for tests and the benchmarks. */
+  read = 0;
   private scans = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
 
   build(uri: string, doc: ParsedDocument): Model {
-    const next = new Map<string, Fragment>();
-    const fragments: Fragment[] = [];
-    const starts: { row: number; column: number; offset: number; comment: boolean }[] = [];
-    for (const stmt of doc.statements) {
-      const row = stmt.startPosition.row;
-      const column = stmt.startPosition.column;
-      const type = ty(stmt);
-      const key = `${row}:${column}:${type}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
-      let f = this.cache.get(key) ?? next.get(key);
-      if (!f) f = readStatement(stmt, doc.text);
-      next.set(key, f);
-      fragments.push(f);
-      starts.push({ row, column, offset: stmt.startIndex, comment: type === 'comment' });
+    const next = new Map<Segment, Fragment>();
+    const missing: Segment[] = [];
+    for (const seg of doc.segments) {
+      let f = this.fragments.get(seg);
+      if (!f && seg.from) {
+        const prev = this.fragments.get(seg.from.seg);
+        if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
+      }
+      // What this segment was is not needed any more (and would keep old versions alive).
+      delete seg.from;
+      if (f) next.set(seg, f);
+      else missing.push(seg);
     }
-    this.cache = next;
+    this.read = missing.length;
+    // Most of the file to read (its first analysis): one parse of the whole text serves the statements it parses cleanly.
+    const whole = missing.length > WHOLE_PARSE_MIN && missing.length * 2 > doc.segments.length ? parseWhole(doc, missing) : undefined;
+    const outer = calls;
+    // Calls of the statements read again are the same objects where their text and place did not change.
+    calls = { last: this.calls, next: new Map() };
+    try {
+      for (const seg of missing) {
+        const nodes = whole?.statements.get(seg);
+        next.set(seg, nodes ? readStatements(doc, nodes) : readSegment(doc, seg));
+      }
+      if (missing.length) this.calls = calls.next;
+    } finally {
+      calls = outer;
+      whole?.tree.delete();
+    }
+    this.fragments = next;
+    const fragments = doc.segments.map((s) => next.get(s)!);
     const model = assemble(uri, doc, fragments);
-    model.syntaxErrors = this.syntax(doc, fragments, starts);
+    model.syntaxErrors = this.syntax(doc, fragments);
     return model;
   }
 
@@ -190,24 +218,12 @@ export class ModelBuilder {
    * the next such statement. Each region's text is scanned as CPython's tokenizer would (kept while the
    * region's text and place stay the same), and its first error is the one CPython would raise first.
    */
-  private syntax(doc: ParsedDocument, fragments: Fragment[], starts: { row: number; column: number; offset: number; comment: boolean }[]): PySyntaxError[] {
+  private syntax(doc: ParsedDocument, fragments: Fragment[]): PySyntaxError[] {
     const text = doc.text;
-    const lineStarts = sourceOf(doc.tree).lineStarts;
-    // Python's statements start at column 0: a statement tree-sitter found indented, or after `;`, is part of
-    // the one before it (its block, or an unexpected indent).
-    const regions: { from: number; to: number; row: number; fragments: Fragment[] }[] = [];
-    fragments.forEach((f, i) => {
-      const { row, column, comment } = starts[i];
-      if (comment) return;
-      const last = regions[regions.length - 1];
-      // Decorators belong to the definition after them (tree-sitter may cut them off a broken one).
-      if (last && (column > 0 || /^(?:[ \t]*(?:@[^\n]*|#[^\n]*)?\n)*$/.test(text.slice(last.from, lineStarts[row] ?? 0)))) last.fragments.push(f);
-      else {
-        const from = lineStarts[row] ?? 0;
-        if (last) last.to = from;
-        regions.push({ from, to: text.length, row, fragments: [f] });
-      }
-    });
+    const lineStarts = doc.lineStarts;
+    // A segment is where Python's tokenizer starts a statement (a line at column 0 outside brackets and
+    // strings, decorators with their definition, else/except/finally with theirs): one region each.
+    const regions = doc.segments.map((seg, i) => ({ from: seg.start, to: seg.end, row: seg.row, fragments: [fragments[i]] }));
     const next = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
     const out: PySyntaxError[] = [];
     for (let i = 0; i < regions.length; i++) {
@@ -228,7 +244,7 @@ export class ModelBuilder {
       }
       const error = regionError(
         scan,
-        rest.flatMap((x) => x.fragments.flatMap((f) => f.treeErrors)),
+        rest.flatMap((x) => x.fragments.flatMap((f) => f.treeErrors.map(treeError))),
       );
       if (error) out.push({ kind: error.kind, message: error.message, range: errorRange(atContinuation(error, scan, text, lineStarts), text, lineStarts) });
     }
@@ -241,7 +257,7 @@ export class ModelBuilder {
  * "invalid syntax" at the first token of a line inside brackets: two expressions with no comma between them
  * (`a` at the end of one line, `b` at the start of the next), which CPython reports where the first one is.
  */
-function atContinuation(e: PyError, scan: RegionScan, text: string, lineStarts: number[]): PyError {
+function atContinuation(e: PyError, scan: RegionScan, text: string, lineStarts: ArrayLike<number>): PyError {
   if (e.message !== 'invalid syntax' || !scan.continuation.includes(e.line)) return e;
   const start = lineStarts[e.line] ?? 0;
   if (!/^[ \t]*$/.test(text.slice(start, start + e.col))) return e;
@@ -254,7 +270,12 @@ function atContinuation(e: PyError, scan: RegionScan, text: string, lineStarts: 
 }
 
 /** The range of an error: its place, on its first line only (a broken region may span the rest of the file). */
-function errorRange(e: PyError, text: string, lineStarts: number[]): Range {
+/** A parse-tree error as the scanner compares it. */
+function treeError(t: FragmentTreeError): TreeError {
+  return { line: t.range.start.line, col: t.range.start.character, endLine: t.range.end.line, endCol: t.range.end.character, ...(t.missing ? { missing: t.missing } : {}) };
+}
+
+function errorRange(e: PyError, text: string, lineStarts: ArrayLike<number>): Range {
   const start = lineStarts[e.line] ?? text.length;
   const nl = text.indexOf('\n', start);
   const length = (nl === -1 ? text.length : nl) - start - (text[nl - 1] === '\r' ? 1 : 0);
@@ -265,6 +286,74 @@ function errorRange(e: PyError, text: string, lineStarts: number[]): Range {
 
 export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
+}
+
+/** Below this many statements to read, each is parsed on its own. */
+const WHOLE_PARSE_MIN = 16;
+
+/** Parses one segment and reads its statements into a fragment; its tree is freed at once. */
+function readSegment(doc: ParsedDocument, seg: Segment): Fragment {
+  const { tree, statements } = parseSegment(doc, seg);
+  try {
+    return readStatements(doc, statements);
+  } finally {
+    tree.delete();
+  }
+}
+
+function readStatements(doc: ParsedDocument, statements: Node[]): Fragment {
+  const f = emptyFragment();
+  for (const stmt of statements) {
+    readInto(stmt, doc.text, f, false);
+    if (stmt.hasError) collectTreeErrors(stmt, f.treeErrors);
+  }
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moving a fragment: lines added or removed above a statement move it without changing it.
+
+/** Objects with parts read when first asked for (getters): moved lazily too. */
+const LAZY = new WeakSet<object>();
+
+/** A copy of a fragment with every position `rows` rows further down (identity within it kept). */
+function moveFragment(f: Fragment, rows: number): Fragment {
+  return moveValue(f, rows, new Map()) as Fragment;
+}
+
+function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknown {
+  if (!v || typeof v !== 'object') return v;
+  const done = seen.get(v);
+  if (done !== undefined) return done;
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    seen.set(v, out);
+    for (const item of v) out.push(moveValue(item, rows, seen));
+    return out;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.line === 'number' && typeof o.character === 'number') {
+    const p = { ...o, line: (o.line as number) + rows };
+    seen.set(v, p);
+    return p;
+  }
+  const out: Record<string, unknown> = {};
+  seen.set(v, out);
+  if (LAZY.has(v)) {
+    LAZY.add(out);
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
+      if (d.get) {
+        const get = d.get.bind(v);
+        let moved: unknown;
+        let done = false;
+        // Read from the original when first asked for, then moved (the lazy part has identities of its own).
+        Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (done ? moved : ((done = true), (moved = moveValue(get(), rows, new Map())))) });
+      } else out[key] = moveValue(d.value, rows, seen);
+    }
+    return out;
+  }
+  for (const key in o) out[key] = moveValue(o[key], rows, seen);
+  return out;
 }
 
 /** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */
@@ -278,19 +367,19 @@ export function emptyModel(uri: string, lineCount = 1): Model {
     futureAnnotations: false,
     functions: [],
     classes: [],
-    bindings: new Map(),
+    bindings: new TrackedMap(),
     calls: [],
     attributeAssignments: [],
-    factories: new Map(),
-    sdkCalls: new Map(),
+    factories: new TrackedMap(),
+    sdkCalls: new TrackedMap(),
     recovered: [],
     syntaxErrors: [],
   };
 }
 
 function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
-  const model = emptyModel(uri, countLines(doc.text));
-  model.recovered = doc.recovered;
+  const model = emptyModel(uri, doc.lineStarts.length);
+  model.recovered = recoveredRows(doc);
   for (const f of fragments) {
     model.imports.push(...f.imports);
     model.futureAnnotations ||= f.futureAnnotations;
@@ -308,7 +397,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
   addFactoryCalls(model);
   detectSdk(model);
   applySdkProfile(model);
-  return model;
+  return trackModel(model);
 }
 
 /**
@@ -334,12 +423,6 @@ function addFactoryCalls(model: Model): void {
   }
 }
 
-function countLines(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Statements
 
@@ -347,20 +430,13 @@ function emptyFragment(): Fragment {
   return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], treeErrors: [] };
 }
 
-function readStatement(stmt: Node, text: string): Fragment {
-  const f = emptyFragment();
-  readInto(stmt, text, f, false);
-  if (stmt.hasError) collectTreeErrors(stmt, f.treeErrors);
-  return f;
-}
-
 /** The ERROR and MISSING nodes of a statement (a few are enough: only the first counts). */
-function collectTreeErrors(n: Node, out: TreeError[]): void {
+function collectTreeErrors(n: Node, out: FragmentTreeError[]): void {
   if (out.length >= 8) return;
   const type = ty(n);
   if (type === 'ERROR' || n.isMissing) {
     const { range } = spanOf(n);
-    out.push({ line: range.start.line, col: range.start.character, endLine: range.end.line, endCol: range.end.character, ...(n.isMissing ? { missing: type } : {}) });
+    out.push({ range, ...(n.isMissing ? { missing: type } : {}) });
     if (type !== 'ERROR') return;
   }
   for (const c of n.children) if (c && (c.hasError || c.isMissing)) collectTreeErrors(c, out);
@@ -566,7 +642,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
   const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
   const inner = bodyOf(spanOf(def));
-  return {
+  const fn: FunctionDecl = {
     text: spanOf(def).text,
     get body() {
       return inner();
@@ -584,6 +660,8 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     bodyStart: body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined,
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
+  LAZY.add(fn);
+  return fn;
 }
 
 /** A function body, read when first asked for from a tree of its own. */
@@ -1003,6 +1081,7 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     classes: [],
     selfAssignments: [],
   };
+  LAZY.add(cls);
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
@@ -1062,6 +1141,9 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 
 // ---------------------------------------------------------------------------------------------
 // Expressions → values
+
+/** While a builder reads: the calls its last build read (by position and length, with their text), and those of this build. */
+let calls: { last: Map<string, { text: string; call: Call }>; next: Map<string, { text: string; call: Call }> } | undefined;
 
 /**
  * How deep toValue may recurse. Brackets nest at most 200 deep in a file Python compiles (and files
@@ -1177,6 +1259,14 @@ function readValue(n: Node): Value {
       return { kind: 'member', object: toValue(object), attr: textOf(attr), range, text };
     }
     case 'call': {
+      // The same call at the same place in the statement's last version: the same object, so what was
+      // computed about it (its Symbol's analysis, rule findings) is reused.
+      const key = calls && `${range.start.line}:${range.start.character}:${text.length}`;
+      const last = key !== undefined ? calls!.last.get(key) : undefined;
+      if (last && last.text === text) {
+        calls!.next.set(key!, last);
+        return { kind: 'call', call: last.call, range: last.call.range, text };
+      }
       const [fn, argsNode] = kids(n);
       if (!fn || !argsNode) return { kind: 'unknown', range, text };
       // The callee ends where its argument list begins (trailing space aside).
@@ -1196,6 +1286,7 @@ function readValue(n: Node): Value {
         calleeRange: rangeOf(fn),
         argsRange: rangeOf(argsNode),
       };
+      if (key !== undefined) calls!.next.set(key, { text, call });
       return { kind: 'call', call, range, text };
     }
     default:
@@ -1265,6 +1356,7 @@ function collectCallsInCall(call: Call, out: Call[]): void {
 const SCRIPT_START = /^# \/\/\/ script[ \t]*$/m;
 
 function readScriptBlock(text: string): Model['script'] {
+  if (!text.includes('# /// script')) return undefined;
   const m = SCRIPT_START.exec(text);
   if (!m) return undefined;
   const startLine = text.slice(0, m.index).split('\n').length - 1;

@@ -100,11 +100,13 @@ export function perCall(
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
       for (const call of callsOf(ctx.model, flavour, member)) {
-        const bound = bindSdkCall(ctx.model, call);
-        if (!bound) continue;
-        check(ctx, call, (name) => {
-          const a = bound.get(name);
-          return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
+        ctx.unit(call, () => {
+          const bound = bindSdkCall(ctx.model, call);
+          if (!bound) return;
+          check(ctx, call, (name) => {
+            const a = bound.get(name);
+            return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
+          });
         });
       }
     },
@@ -124,7 +126,7 @@ export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', membe
     fixable: true,
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
-      for (const call of callsOf(ctx.model, flavour, member)) reportUnexpectedKeywords(ctx, call, removable);
+      for (const call of callsOf(ctx.model, flavour, member)) ctx.unit(call, () => reportUnexpectedKeywords(ctx, call, removable));
     },
   };
 }
