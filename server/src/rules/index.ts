@@ -23,6 +23,10 @@ import { symbolFamilies, symbolRules } from './symbols';
 import type { SeverityOverrides } from '../config/selection';
 import type { SourceText } from '../fixes/source';
 import type { Finding, ModuleRole, Rule, RuleUnits } from './types';
+import { hostCallRules } from './hostCalls';
+import { loggingRules } from './logging';
+import { stateRules } from './state';
+import { formRules } from './forms';
 import { pathOf } from './util';
 
 /** The SDK calls whose arguments are bound as Python binds them (SDK-003 for those without a binding rule of their own). */
@@ -58,6 +62,10 @@ export const allRules: Rule[] = [
   ...providerRules,
   ...sdkCallRules,
   ...routingRules,
+  ...stateRules,
+  ...loggingRules,
+  ...hostCallRules,
+  ...formRules,
 ];
 
 export type { SeverityOverrides } from '../config/selection';
