@@ -236,19 +236,18 @@ function moveFragment(f: Fragment, rows: number): Fragment {
 
 function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknown {
   if (!v || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  // Positions and ranges are leaves nothing holds by identity: copied without being remembered.
+  if (typeof o.line === 'number' && typeof o.character === 'number') return movePos(o, rows);
+  const start = o.start as Record<string, unknown> | undefined;
+  if (start && typeof start.line === 'number' && isRange(o)) return { start: movePos(start, rows), end: movePos(o.end as Record<string, unknown>, rows) };
   const done = seen.get(v);
   if (done !== undefined) return done;
   if (Array.isArray(v)) {
-    const out: unknown[] = [];
+    const out: unknown[] = new Array(v.length);
     seen.set(v, out);
-    for (const item of v) out.push(moveValue(item, rows, seen));
+    for (let i = 0; i < v.length; i++) out[i] = moveValue(v[i], rows, seen);
     return out;
-  }
-  const o = v as Record<string, unknown>;
-  if (typeof o.line === 'number' && typeof o.character === 'number') {
-    const p = { ...o, line: (o.line as number) + rows };
-    seen.set(v, p);
-    return p;
   }
   const out: Record<string, unknown> = {};
   seen.set(v, out);
@@ -267,6 +266,17 @@ function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknow
   }
   for (const key in o) out[key] = moveValue(o[key], rows, seen);
   return out;
+}
+
+function movePos(p: Record<string, unknown>, rows: number): unknown {
+  return { line: (p.line as number) + rows, character: p.character };
+}
+
+/** An object that is a range and nothing more (`{ start, end }`). */
+function isRange(o: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const key in o) if (++n > 2 || (key !== 'start' && key !== 'end')) return false;
+  return n === 2;
 }
 
 /** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */
