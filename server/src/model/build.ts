@@ -22,6 +22,7 @@ import type {
   Value,
 } from './types';
 import { TrackedMap, trackModel } from './reads';
+import { rowOf } from '../parse/segments';
 import { allDecorators, detectSdk } from './sdk';
 import { applySdkProfile } from '../sdk/profile';
 
@@ -110,14 +111,8 @@ const LEXICAL_END: Record<string, RegExp> = {
 /** The position of an offset in a tree's source. */
 function positionAt(n: Node, offset: number): { line: number; character: number } {
   const { lineStarts } = sourceOf(n.tree);
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo, character: offset - lineStarts[lo] };
+  const line = rowOf(lineStarts, offset);
+  return { line, character: offset - lineStarts[line] };
 }
 
 /** Records a node's span when its end is known without asking WASM (the start of what follows it). */
@@ -144,13 +139,7 @@ function computeSpan(n: Node): { range: Range; text: string } {
   } else {
     end = n.endIndex;
   }
-  let lo = n.startPosition.row;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= end) lo = mid;
-    else hi = mid - 1;
-  }
+  const lo = rowOf(lineStarts, end, n.startPosition.row);
   return {
     range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: { line: lo, character: end - lineStarts[lo] } },
     text: text.slice(n.startIndex, end),
