@@ -314,6 +314,12 @@ export class Program {
     return units;
   }
 
+  /** A module's rule units and Symbol analyses computed and reused so far, over its versions (tests and the benchmarks). */
+  unitCounts(uri: string): { rules: { computed: number; reused: number }; symbols: { computed: number; reused: number } } {
+    const units = this.units.get(uri);
+    return { rules: units?.counts() ?? { computed: 0, reused: 0 }, symbols: { computed: units?.symbols.computed ?? 0, reused: units?.symbols.reusedCount ?? 0 } };
+  }
+
   /** Current models by URI while units are checked (cleared before each join's units). */
   private currents = new Map<string, Model | undefined>();
 
