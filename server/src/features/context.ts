@@ -21,6 +21,8 @@ export interface Settings {
   langInterfaceVersion: RoutingVersion;
   /** `workspace`: every extension the folder holds is checked in the background; `openFiles`: open documents only. */
   diagnostics: { scope: 'workspace' | 'openFiles' };
+  /** Python's syntax errors (the SYN rules) as diagnostics in the editor; the CLI always reports them. */
+  showSyntaxErrors: boolean;
   /** Rules to run (ids, family prefixes or ALL), over the project's `[tool.vis-authoring]`; empty: as the project says. */
   select: string[];
   /** Rules not to run, over the project's. */
@@ -39,11 +41,17 @@ export function defaultSettings(): Settings {
     contractFormat: 'auto',
     langInterfaceVersion: DEFAULT_ROUTING_VERSION,
     diagnostics: { scope: 'workspace' },
+    showSyntaxErrors: true,
     select: [],
     ignore: [],
     hover: { contract: 'compact' },
     inlayHints: { enable: false },
   };
+}
+
+/** The findings the editor shows: all of them, or all but Python's syntax errors (`visAuthoring.showSyntaxErrors`). */
+export function editorFindings<T extends { rule: string }>(settings: Settings, findings: T[]): T[] {
+  return settings.showSyntaxErrors === false ? findings.filter((f) => !f.rule.startsWith('SYN-')) : findings;
 }
 
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */

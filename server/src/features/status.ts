@@ -3,7 +3,7 @@ import { DocumentStatusRequest, type ContractUnknown, type DocumentStatusParams,
 import type { Analysis } from '../analysis';
 import type { SymbolInfo } from '../contracts';
 import { describeProfile } from '../sdk/profile';
-import { analysisOf, type ServerContext } from './context';
+import { analysisOf, editorFindings, type ServerContext } from './context';
 
 /** `contracts` gives the Symbols of an analysis with their contracts (the ones hovers show). */
 export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysis) => SymbolInfo[] = () => []): void {
@@ -11,13 +11,14 @@ export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysi
     const doc = ctx.documents.get(params.uri);
     const analysis = doc && analysisOf(ctx, doc);
     if (!analysis) return null;
+    const findings = editorFindings(ctx.settings, analysis.findings);
     return {
       generation: analysis.model.generation ?? null,
       generationAssumed: analysis.model.generationAssumed,
       sdk: (analysis.model.sdk && describeProfile(analysis.model.sdk)) ?? null,
       millis: Math.round(analysis.millis * 10) / 10,
-      errors: analysis.findings.filter((f) => f.severity === 'error').length,
-      warnings: analysis.findings.filter((f) => f.severity === 'warning').length,
+      errors: findings.filter((f) => f.severity === 'error').length,
+      warnings: findings.filter((f) => f.severity === 'warning').length,
       unknownTools: unknownTools(contracts(analysis)),
     };
   });

@@ -16,9 +16,13 @@ import { symbolRules } from './symbols';
 import type { SeverityOverrides } from '../config/selection';
 import type { SourceText } from '../fixes/source';
 import type { Finding, ModuleRole, Rule, RuleUnits } from './types';
+import { hostCallRules } from './hostCalls';
+import { loggingRules } from './logging';
+import { stateRules } from './state';
+import { formRules } from './forms';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
+export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules];
 
 export type { SeverityOverrides } from '../config/selection';
 
