@@ -163,7 +163,8 @@ export class ModelBuilder {
   private calls = new Map<string, { text: string; call: Call }>();
   /** Segments read (parsed) in the last build, for tests and the benchmarks. */
   read = 0;
-  private scans = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
+  /** The syntax scan of each segment of the last build. */
+  private scans = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
 
   build(uri: string, doc: ParsedDocument): Model {
     const next = new Map<Segment, Fragment>();
@@ -173,6 +174,9 @@ export class ModelBuilder {
       if (!f && seg.from) {
         const prev = this.fragments.get(seg.from.seg);
         if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
+        // Its syntax scan goes with it (used again while it starts on the same line).
+        const scan = this.scans.get(seg.from.seg);
+        if (scan) this.scans.set(seg, scan);
       }
       // What this segment was is not needed any more (and would keep old versions alive).
       delete seg.from;
@@ -212,29 +216,26 @@ export class ModelBuilder {
     const lineStarts = doc.lineStarts;
     // A segment is where Python's tokenizer starts a statement (a line at column 0 outside brackets and
     // strings, decorators with their definition, else/except/finally with theirs): one region each.
-    const regions = doc.segments.map((seg, i) => ({ from: seg.start, to: seg.end, row: seg.row, fragments: [fragments[i]] }));
-    const next = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
+    const segments = doc.segments;
+    const next = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
     const out: PySyntaxError[] = [];
-    for (let i = 0; i < regions.length; i++) {
-      const r = regions[i];
-      let atEof = i === regions.length - 1;
-      // Kept by the region's text, and used again while it starts on the same line.
-      const key = text.slice(r.from, r.to);
-      const kept = this.scans.get(key) ?? next.get(key);
-      let scan = kept && kept.row === r.row && kept.atEof === atEof ? kept.scan : scanRegion(text, r.from, r.to, r.row, atEof);
-      next.set(key, { row: r.row, atEof, scan });
-      let rest = [r];
+    const NONE: TreeError[] = [];
+    for (let i = 0; i < segments.length; i++) {
+      const seg = segments[i];
+      let atEof = i === segments.length - 1;
+      // Kept with the segment (the same object while its text does not change), while it starts on the same line.
+      const kept = this.scans.get(seg);
+      let scan = kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : scanRegion(text, seg.start, seg.end, seg.row, atEof);
+      next.set(seg, kept?.scan === scan ? kept : { row: seg.row, atEof, scan });
+      let tree = fragments[i].treeErrors.length ? fragments[i].treeErrors.map(treeError) : NONE;
       if (!atEof && (scan.unclosed || /^unterminated triple-quoted/.test(scan.tokenizer?.message ?? ''))) {
         // Python reads on past an unclosed bracket or string: the rest of the file is one broken statement.
-        rest = regions.slice(i);
-        scan = scanRegion(text, r.from, text.length, r.row, true);
+        tree = fragments.slice(i).flatMap((f) => f.treeErrors.map(treeError));
+        scan = scanRegion(text, seg.start, text.length, seg.row, true);
         atEof = true;
-        i = regions.length;
+        i = segments.length;
       }
-      const error = regionError(
-        scan,
-        rest.flatMap((x) => x.fragments.flatMap((f) => f.treeErrors.map(treeError))),
-      );
+      const error = regionError(scan, tree);
       if (error) out.push({ kind: error.kind, message: error.message, range: errorRange(atContinuation(error, scan, text, lineStarts), text, lineStarts) });
     }
     this.scans = next;
