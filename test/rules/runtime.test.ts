@@ -108,6 +108,49 @@ const cases: Case[] = [
   },
 ];
 
+const EXT = (fields: string) => `vis.register_extension(vis.Extension(name="t", description="d", alias="t"${fields}))\n`;
+
+cases.push(
+  {
+    rule: 'CB-001',
+    bad:
+      G3 +
+      'from vis_lang_interface.syntax import SyntaxGuard\n\ndef show():\n    return "x"\n\ndef check(sources):\n    return None\n\nguard = SyntaxGuard("toml", (".toml",), [|check|])\n' +
+      EXT(', prompt=[|lambda: "x"|], activation=[|lambda: True|], slash_commands=[vis.SlashCommand("s", [|show|])], op_hooks=guard.op_hooks()'),
+    messages: [
+      "check() takes 1 positional argument but 2 were given: the SyntaxGuard check is called with (sources, root)",
+      "<lambda>() takes 0 positional arguments but 1 was given: the Extension prompt is called with (env)",
+      "<lambda>() takes 0 positional arguments but 1 was given: the Extension activation is called with (env)",
+      "show() takes 0 positional arguments but 1 was given: the SlashCommand run is called with (ctx)",
+    ],
+    good:
+      G3 +
+      'import functools\nfrom vis_lang_interface.syntax import SyntaxGuard\n\ndef show(ctx, *rest):\n    return "x"\n\ndef check(sources, root=None):\n    return None\n\ndef repair(source, *, original, spans, parses_clean, **more):\n    return None\n\n@functools.cache\ndef wrapped():\n    return "x"\n\nguard = SyntaxGuard("toml", (".toml",), check, repair=repair)\n' +
+      EXT(', prompt=lambda env: "x", activation=lambda *a: True, ctx=wrapped, slash_commands=[vis.SlashCommand("s", show)], op_hooks=guard.op_hooks()'),
+  },
+  {
+    rule: 'CB-002',
+    bad: G3 + 'def context(env):\n    if env.get("cwd"):\n        return [|[env["cwd"]]|]\n    return {[|"session_id"|]: 1, "session_env": {}, "t": 2}\n\n' + EXT(', ctx=context'),
+    messages: [
+      'ctx returns a dict of what the extension adds to the session context, not a list',
+      "ctx key 'session_id' is reserved: Vis keeps the engine_ and session_ keys (session_env is the one an extension may add); put it under a key of the extension's own",
+    ],
+    good: G3 + 'def context(env):\n    if not env:\n        return {}\n    return {"t": {"cwd": env.get("cwd")}, "session_env": {"T_HOME": "/t"}}\n\n' + EXT(', ctx=context'),
+  },
+  {
+    rule: 'CB-003',
+    bad: G3 + 'def show(ctx):\n    if ctx.get("args"):\n        return len(ctx["args"]) and 3\n    return [|3|]\n\n' + EXT(', slash_commands=[vis.SlashCommand("s", show), vis.SlashCommand("t", lambda ctx: [|[1]|])]'),
+    messages: ['a slash command returns vis.ok(...), vis.err(...) or text, not a number', 'a slash command returns vis.ok(...), vis.err(...) or text, not a list'],
+    good: G3 + 'def show(ctx):\n    if not ctx.get("args"):\n        return vis.err("no args")\n    return vis.ok("done") if ctx["raw"] else "text"\n\n' + EXT(', slash_commands=[vis.SlashCommand("s", show)]'),
+  },
+  {
+    rule: 'CB-004',
+    bad: G3 + 'def audit(call):\n    if call.get("result") is None:\n        return [|vis.block("failed")|]\n    return None\n\n' + EXT(', op_hooks=[vis.OpHook(["patch"], audit, phase="after")]'),
+    messages: ['an after hook\'s return is ignored: this vis.block(...) refuses nothing, the operation already ran; refuse it in a before hook (phase="before")'],
+    good: G3 + 'def guard(call):\n    return vis.block("no")\n\n' + EXT(', op_hooks=[vis.OpHook(["patch"], guard), vis.OpHook(["shell"], guard, phase="before")]'),
+  },
+);
+
 describe('runtime rule families', () => {
   for (const c of cases) {
     it(`${c.rule}: reports ${c.messages.length} finding(s) with the message and range`, () => {

@@ -20,9 +20,10 @@ import { hostCallRules } from './hostCalls';
 import { loggingRules } from './logging';
 import { stateRules } from './state';
 import { formRules } from './forms';
+import { callbackRules } from './callbacks';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules];
+export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules, ...callbackRules];
 
 export type { SeverityOverrides } from '../config/selection';
 
