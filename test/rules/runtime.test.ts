@@ -151,6 +151,42 @@ cases.push(
   },
 );
 
+const LANG = G3 + 'from vis_lang_interface import Diagnostic, FormatResult, LintResult, prompt\nfrom vis_lang_interface.syntax import SyntaxGuard\n\n';
+
+cases.push(
+  {
+    rule: 'LANG-001',
+    bad: LANG + 'ROUTING = prompt.routing("toml", "toml", ("format_code",), [|("Use it.",)|])\n\ndef check(sources, root):\n    rows = [[|Diagnostic|]("a", 1, 1, "error")]\n    return LintResult.of("toml", rows, files=1, [|extra|]=2)\n',
+    messages: [
+      'routing() takes from 2 to 3 positional arguments but 4 were given',
+      "Diagnostic.__init__() missing 1 required positional argument: 'message'",
+      "LintResult.of() got an unexpected keyword argument 'extra'",
+    ],
+    good: LANG + 'ROUTING = prompt.routing("toml", "toml", ("format_code",), notes=("Use it.",))\n\ndef check(sources, root):\n    rows = [Diagnostic("a", 1, 1, "error", "m", rule="x")]\n    return LintResult.of("toml", rows, len(sources))\n',
+  },
+  {
+    rule: 'LANG-002',
+    bad: LANG + 'def check(sources, root):\n    return [Diagnostic("a", 1, 1, [|"fatal"|], "m"), Diagnostic("a", 0, 0, level=[|"warn"|], message="m")]\n',
+    messages: ["level must be one of ('error', 'warning', 'info'), not 'fatal'", "level must be one of ('error', 'warning', 'info'), not 'warn'"],
+    good: LANG + 'def check(sources, root, level="error"):\n    return [Diagnostic("a", 1, 1, "warning", "m"), Diagnostic("a", 1, 1, level, "m")]\n',
+  },
+  {
+    rule: 'LANG-003',
+    bad: LANG + 'def fmt(path: str) -> FormatResult:\n    """Format one file."""\n    return FormatResult("python", [|"a.py"|], ())\n\nguard = SyntaxGuard("toml", [|".toml"|], lambda sources, root: None)\n',
+    messages: [
+      "FormatResult changed is a tuple of strings: the bare string 'a.py' is read as its characters; write ('a.py',)",
+      "SyntaxGuard suffixes is a tuple of strings: the bare string '.toml' is read as its characters; write ('.toml',)",
+    ],
+    good: LANG + 'def fmt(path: str) -> FormatResult:\n    """Format one file."""\n    return FormatResult("python", (path,), (), lines_added=1)\n\nguard = SyntaxGuard("toml", (".toml",), lambda sources, root: None)\n',
+  },
+  {
+    rule: 'LANG-004',
+    bad: LANG + 'guard = SyntaxGuard("toml", [|()|], lambda sources, root: None)\n',
+    messages: ['SyntaxGuard needs at least one file suffix'],
+    good: LANG + 'SUFFIXES = [".toml"]\nguard = SyntaxGuard("toml", SUFFIXES, lambda sources, root: None)\n',
+  },
+);
+
 describe('runtime rule families', () => {
   for (const c of cases) {
     it(`${c.rule}: reports ${c.messages.length} finding(s) with the message and range`, () => {

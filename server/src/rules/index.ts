@@ -21,9 +21,10 @@ import { loggingRules } from './logging';
 import { stateRules } from './state';
 import { formRules } from './forms';
 import { callbackRules } from './callbacks';
+import { langInterfaceRules } from './langInterface';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules, ...callbackRules];
+export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules, ...callbackRules, ...langInterfaceRules];
 
 export type { SeverityOverrides } from '../config/selection';
 
