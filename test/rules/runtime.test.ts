@@ -187,6 +187,30 @@ cases.push(
   },
 );
 
+const ENV_REG = (env: string) => `\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(tool)]${env}))\n`;
+const ENV_TOOL = 'def tool(name: str) -> str:\n    """Do one thing."""\n    return name + os.environ.get("ACME_TOKEN", "")\n';
+
+cases.push(
+  {
+    rule: 'ENV-001',
+    bad: 'import os\n' + G3 + 'KEY = [|os.environ["ACME_KEY"]|]\nTOKEN = [|os.getenv("ACME_TOKEN")|]\nHOME = os.environ.get("HOME")\n\n' + ENV_TOOL + ENV_REG(', env=["ACME_KEY", "ACME_TOKEN"]') + 'LATE = os.environ["ACME_KEY"]\n',
+    messages: [
+      "'ACME_KEY' is read at import, before the registration resolves the declared env: read it in the tool or callback that needs it",
+      "'ACME_TOKEN' is read at import, before the registration resolves the declared env: read it in the tool or callback that needs it",
+    ],
+    good: 'import os\n' + G3 + ENV_TOOL + ENV_REG(', env=["ACME_TOKEN"]'),
+  },
+  {
+    rule: 'ENV-002',
+    bad: 'import os\nfrom os import environ\n' + G3 + 'def tool(name: str) -> str:\n    """Do one thing."""\n    key = [|environ["ACME_SECRET"]|]\n    return name + key + [|os.environ.get("ACME_TOKEN", "")|]\n' + ENV_REG(', env=["ACME_KEY"]'),
+    messages: [
+      "'ACME_SECRET' is read but not declared in env=: Vis resolves only the variables an extension declares; add it to env=",
+      "'ACME_TOKEN' is read but not declared in env=: Vis resolves only the variables an extension declares; add it to env=",
+    ],
+    good: 'import os\n' + G3 + 'NAMES = ["ACME_TOKEN"]\n\n' + ENV_TOOL.replace('return name', 'home = os.environ["HOME"] + os.getenv("VIS_HOME", "")\n    return home + name') + ENV_REG(', env=NAMES'),
+  },
+);
+
 describe('runtime rule families', () => {
   for (const c of cases) {
     it(`${c.rule}: reports ${c.messages.length} finding(s) with the message and range`, () => {
@@ -229,6 +253,18 @@ describe('runtime rule families', () => {
   it('a name local to the body is not the SDK, and a value it cannot know is silent', () => {
     const text = tool('def log(level, msg):\n    pass\nvis = None\nlevel = compute()\nvis.log(level, "x")');
     assert.deepEqual(findings(text).filter((f) => /^(LOG|STATE|ASK|LIVE|FS)-/.test(f.rule)), []);
+  });
+
+  it('a call that does not bind gets only its TypeError', () => {
+    const text = LANG + 'def fmt(path: str) -> FormatResult:\n    """Format one file."""\n    return FormatResult("python", "a.py", (), "", False, 0, 0, 9)\n';
+    assert.deepEqual(findings(text).filter((f) => f.rule.startsWith('LANG-')).map((f) => `${f.rule}: ${f.message}`), ['LANG-001: FormatResult.__init__() takes from 4 to 8 positional arguments but 9 were given']);
+  });
+
+  it('a helper module that does not register, and an env= not written out, are not judged', () => {
+    const helper = 'import os\n' + G3 + 'KEY = os.environ["ACME_KEY"]\n';
+    const unknown = 'import os\n' + G3 + ENV_TOOL + ENV_REG(', env=names_from_config()');
+    assert.deepEqual(findings(helper).filter((f) => f.rule.startsWith('ENV-')), []);
+    assert.deepEqual(findings(unknown).filter((f) => f.rule.startsWith('ENV-')), []);
   });
 
   it('G1 and G2 files are checked the same way', () => {
