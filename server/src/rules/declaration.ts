@@ -258,8 +258,11 @@ export interface ChainStep<U> {
 /** Units (calls, decorators, Symbols) and the checks each goes through, in the order the SDK makes them. */
 export interface Chain<U> {
   units(ctx: RuleContext): Iterable<U>;
-  /** The model object that stands for a unit, for keeping its findings between versions (default: the unit). */
-  key?(u: U): object;
+  /**
+   * The model object that stands for a unit, for keeping its findings between versions (default: the
+   * unit); null for units the program already keeps (a Symbol's analysis), whose checks only read it.
+   */
+  key?(u: U): object | null;
   steps: readonly ChainStep<U>[];
 }
 
@@ -284,8 +287,7 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
         });
         if (last === -1) continue;
         for (const unit of chain.units(ctx)) {
-          // Kept between versions while what the checks read is unchanged (RuleContext.unit).
-          ctx.unit(chain.key?.(unit) ?? unit, () => {
+          const run = () => {
             const behind: { rule: string; range: Range }[] = [];
             for (let i = 0; i <= last; i++) {
               const step = chain.steps[i];
@@ -295,7 +297,11 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
               if (id === doc.id) return report(ctx, failure, behind);
               behind.push({ rule: id, range: failure.range });
             }
-          });
+          };
+          // Kept between versions while what the checks read is unchanged (RuleContext.unit).
+          const key = chain.key ? chain.key(unit) : unit;
+          if (key === null) run();
+          else ctx.unit(key, run);
         }
       }
       doc.also?.(ctx);

@@ -27,6 +27,9 @@ import { hostCallRules } from './hostCalls';
 import { loggingRules } from './logging';
 import { stateRules } from './state';
 import { formRules } from './forms';
+import { callbackRules } from './callbacks';
+import { langInterfaceRules } from './langInterface';
+import { environmentRules } from './environment';
 import { pathOf } from './util';
 
 /** The SDK calls whose arguments are bound as Python binds them (SDK-003 for those without a binding rule of their own). */
@@ -66,6 +69,9 @@ export const allRules: Rule[] = [
   ...loggingRules,
   ...hostCallRules,
   ...formRules,
+  ...callbackRules,
+  ...langInterfaceRules,
+  ...environmentRules,
 ];
 
 export type { SeverityOverrides } from '../config/selection';

@@ -109,6 +109,8 @@ export const symbolFamilies: CallFamily[] = [{ flavour: 'typed', member: 'Symbol
 
 const symbolChain = {
   units: (ctx: RuleContext) => ctx.symbols(),
+  // The program keeps each Symbol's analysis between versions; reporting its issues only reads it.
+  key: () => null,
   steps: [
     {
       id: BINDING_RULE,
