@@ -174,7 +174,8 @@ export class ModelBuilder {
   private calls = new Map<string, { text: string; call: Call }>();
   /** Segments read (parsed) in the last build, for tests and the benchmarks. */
   read = 0;
-  private scans = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
+  /** Each segment's scan, by its fragment (the same object while the segment's text and place are the same). */
+  private scans = new WeakMap<Fragment, { atEof: boolean; scan: RegionScan }>();
 
   build(uri: string, doc: ParsedDocument): Model {
     const next = new Map<Segment, Fragment>();
@@ -224,16 +225,15 @@ export class ModelBuilder {
     // A segment is where Python's tokenizer starts a statement (a line at column 0 outside brackets and
     // strings, decorators with their definition, else/except/finally with theirs): one region each.
     const regions = doc.segments.map((seg, i) => ({ from: seg.start, to: seg.end, row: seg.row, fragments: [fragments[i]] }));
-    const next = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
     const out: PySyntaxError[] = [];
     for (let i = 0; i < regions.length; i++) {
       const r = regions[i];
       let atEof = i === regions.length - 1;
-      // Kept by the region's text, and used again while it starts on the same line.
-      const key = text.slice(r.from, r.to);
-      const kept = this.scans.get(key) ?? next.get(key);
-      let scan = kept && kept.row === r.row && kept.atEof === atEof ? kept.scan : scanRegion(text, r.from, r.to, r.row, atEof);
-      next.set(key, { row: r.row, atEof, scan });
+      // Kept with the segment's fragment: the same object while the segment's text and place are the same.
+      const fragment = r.fragments[0];
+      const kept = this.scans.get(fragment);
+      let scan = kept && kept.atEof === atEof ? kept.scan : scanRegion(text, r.from, r.to, r.row, atEof);
+      if (!kept || kept.scan !== scan) this.scans.set(fragment, { atEof, scan });
       let rest = [r];
       if (!atEof && (scan.unclosed || /^unterminated triple-quoted/.test(scan.tokenizer?.message ?? ''))) {
         // Python reads on past an unclosed bracket or string: the rest of the file is one broken statement.
@@ -248,7 +248,6 @@ export class ModelBuilder {
       );
       if (error) out.push({ kind: error.kind, message: error.message, range: errorRange(atContinuation(error, scan, text, lineStarts), text, lineStarts) });
     }
-    this.scans = next;
     return out;
   }
 }
