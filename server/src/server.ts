@@ -2,7 +2,10 @@
 import {
   createConnection,
   DidChangeConfigurationNotification,
+  LSPErrorCodes,
   ProposedFeatures,
+  ResponseError,
+  type RequestMessage,
   TextDocuments,
   TextDocumentSyncKind,
   type InitializeResult,
@@ -17,34 +20,41 @@ import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
+import { Scheduler } from './features/scheduler';
 import type { ServerContext, Settings } from './features/context';
 import { FileAccess, defaultSettings, textOf } from './features/context';
 import { initParser, onParserReady } from './parse/parser';
 import { PRODUCT } from '../../shared/protocol';
 import { filePathOf } from './rules/util';
 import { globalExtensionsDir } from './workspace/discovery';
-import { canonicalUri } from './workspace/program';
 import { Workspace } from './workspace/workspace';
 
-const connection = createConnection(ProposedFeatures.all);
+// A request cancelled ($/cancelRequest) before it is handled is answered at once with RequestCancelled.
+const connection = createConnection(ProposedFeatures.all, {
+  cancelUndispatched: (message) => ({ jsonrpc: '2.0', id: (message as RequestMessage).id, error: new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled').toJson() }),
+});
 const documents = new TextDocuments(TextDocument);
-// Open documents by the canonical URI the programs use (an editor may spell a file: URI differently).
-const openByUri = new Map<string, TextDocument>();
-documents.onDidOpen((e) => openByUri.set(canonicalUri(e.document.uri), e.document));
-documents.onDidChangeContent((e) => openByUri.set(canonicalUri(e.document.uri), e.document));
-documents.onDidClose((e) => openByUri.delete(canonicalUri(e.document.uri)));
+// Which version of each open document the programs see (large ones are analysed in slices); it follows
+// the documents before any feature does.
+const traced = (what: string) => new RegExp(`\\b${what}\\b`).test(process.env.VIS_AUTHORING_TRACE ?? '');
+const scheduler = new Scheduler({
+  programOf: (uri) => ctx.workspace.programFor(uri),
+  textOf,
+  log: (m) => ctx.log(m),
+  // VIS_AUTHORING_TRACE=slices logs the time of every analysis slice.
+  trace: traced('slices') ? (m) => ctx.log(`trace: ${m}`) : undefined,
+});
+scheduler.listen(documents);
 const globalDir = globalExtensionsDir();
 const ctx: ServerContext = {
   connection,
   documents,
+  scheduler,
   workspace: new Workspace({
-    open: (uri) => {
-      const doc = openByUri.get(uri);
-      return doc && { version: doc.version, text: textOf(doc), uri: doc.uri };
-    },
+    open: (uri) => scheduler.shown(uri),
     globalDir,
     // VIS_AUTHORING_TRACE=analysis logs each module version analysed and each Symbol analysis (tests, diagnosis).
-    trace: /\banalysis\b/.test(process.env.VIS_AUTHORING_TRACE ?? '') ? (m) => connection.console.log(`[${PRODUCT}] trace: ${m}`) : undefined,
+    trace: traced('analysis') ? (m) => connection.console.log(`[${PRODUCT}] trace: ${m}`) : undefined,
   }),
   settings: defaultSettings(),
   log: (message) => connection.console.log(`[${PRODUCT}] ${message}`),

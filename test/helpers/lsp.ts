@@ -19,6 +19,8 @@ export interface TestServer {
   change(uri: string, text: string, version: number): void;
   /** The server's log messages (window/logMessage) so far. */
   logs: string[];
+  /** Every publishDiagnostics the server sent, in order. */
+  published: PublishDiagnosticsParams[];
   /** The work-done progress notifications the server sent ($/progress values). */
   progress: { kind: string; title?: string; message?: string }[];
   stop(): Promise<void>;
@@ -38,7 +40,9 @@ export async function startServer(initializationOptions: unknown = {}, options: 
   const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiting: { uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  const published: PublishDiagnosticsParams[] = [];
   connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    published.push(p);
     const i = waiting.findIndex((w) => w.uri === p.uri && w.accept(p));
     if (i !== -1) waiting.splice(i, 1)[0].resolve(p);
   });
@@ -62,6 +66,7 @@ export async function startServer(initializationOptions: unknown = {}, options: 
     connection,
     process: child,
     logs,
+    published,
     progress,
     diagnostics(uri, accept = () => true) {
       return new Promise((resolve, reject) => {

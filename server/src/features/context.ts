@@ -6,6 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_MAX_FILE_SIZE, type Analysis } from '../analysis';
 import { canonicalUri, type Program } from '../workspace/program';
 import type { Workspace } from '../workspace/workspace';
+import type { Scheduler } from './scheduler';
 import type { SeverityOverrides } from '../rules';
 import type { ContractFormat } from '../contracts/types';
 import { DEFAULT_ROUTING_VERSION, type RoutingVersion } from '../routing/render';
@@ -36,6 +37,8 @@ export function routingVersionOf(settings: Settings): RoutingVersion {
 export interface ServerContext {
   connection: Connection;
   documents: TextDocuments<TextDocument>;
+  /** Which version of each open document the programs see; large documents analysed in slices. */
+  scheduler: Scheduler;
   workspace: Workspace;
   settings: Settings;
   log(message: string): void;

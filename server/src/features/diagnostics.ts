@@ -49,6 +49,8 @@ export function registerDiagnostics(ctx: ServerContext) {
     const { program } = programOf(ctx, canonical);
     const clientUri = program.clientUri(canonical);
     const doc = ctx.documents.get(clientUri);
+    // A version still analysed in slices is published when its analysis is done, never an older one.
+    if (doc && !ctx.scheduler.isCurrent(canonical)) return;
     if (!force && !shown(program, canonical)) {
       if (published.delete(canonical)) send({ uri: clientUri, diagnostics: [] });
       return;
@@ -62,8 +64,15 @@ export function registerDiagnostics(ctx: ServerContext) {
     send({ uri: clientUri, version: doc?.version, diagnostics });
   };
 
-  /** Sends diagnostics; a failure to send is logged, never an unhandled rejection. */
+  /** What was last sent for each URI, so that a version is published once unless its diagnostics change. */
+  const sent = new Map<string, { version?: number; key: string }>();
+
+  /** Sends diagnostics unless the same were sent for the same version; a failure to send is logged, never an unhandled rejection. */
   const send = (params: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
+    const key = JSON.stringify(params.diagnostics);
+    const last = sent.get(params.uri);
+    if (last && last.version === params.version && last.key === key) return;
+    sent.set(params.uri, { version: params.version, key });
     ctx.connection.sendDiagnostics(params).catch((e: unknown) => ctx.log(`could not publish diagnostics for ${params.uri}: ${e instanceof Error ? e.message : String(e)}`));
   };
 
@@ -92,6 +101,20 @@ export function registerDiagnostics(ctx: ServerContext) {
         });
       }
     }
+  };
+
+  /** Publishes modules whose files changed on disk once they are analysed, in slices (a large file never holds up requests). */
+  const publishFromDisk = (uris: string[]) => {
+    const analyse = () => {
+      for (const u of uris) {
+        const { program, uri } = programOf(ctx, u);
+        program.module(uri);
+      }
+    };
+    void ctx.scheduler
+      .background(analyse)
+      .catch((e) => ctx.log(`analysis of ${uris.join(', ')} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`))
+      .then(() => publishAffected(uris));
   };
 
   const guard = (uri: string, work: () => void) => {
@@ -125,7 +148,8 @@ export function registerDiagnostics(ctx: ServerContext) {
         if (!program.root) continue;
         let uris: string[];
         try {
-          uris = program.index();
+          // Every module it reads is analysed in slices, so requests are answered meanwhile.
+          uris = await ctx.scheduler.background(() => program.index());
         } catch (e) {
           ctx.log(`indexing ${program.root} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
           continue;
@@ -165,21 +189,28 @@ export function registerDiagnostics(ctx: ServerContext) {
     return indexing;
   };
 
-  ctx.documents.onDidOpen((e) => publishAffected([e.document.uri]));
+  // The first version is published at once, later ones debounced while typing; a version analysed in
+  // slices is published when its analysis is done.
+  ctx.scheduler.onOpened((e) => {
+    if (!e.sliced) publishAffected([e.uri]);
+  });
+  ctx.scheduler.onChanged((e) => {
+    if (!e.sliced) schedule(e.uri);
+  });
+  ctx.scheduler.onAnalysed((e) => {
+    if (e.first) publishAffected([e.uri]);
+    else schedule(e.uri);
+  });
   ctx.documents.onDidSave((e) => {
     pending.delete(programOf(ctx, e.document.uri).uri);
     publishAffected([e.document.uri]);
-  });
-  ctx.documents.onDidChangeContent((e) => {
-    // onDidOpen also fires a content change: publish the first version at once, later ones debounced.
-    if (e.document.version > 1 || published.has(programOf(ctx, e.document.uri).uri)) schedule(e.document.uri);
   });
   ctx.documents.onDidClose((e) => {
     const { program, uri } = programOf(ctx, e.document.uri);
     pending.delete(uri);
     program.closed(uri);
     // The file on disk is what counts now: re-check it when the index checks it, else clear it.
-    setImmediate(() => publishAffected([uri]));
+    publishFromDisk([uri]);
     if (!checked.get(program)?.has(uri)) {
       published.delete(uri);
       send({ uri: e.document.uri, diagnostics: [] });
@@ -207,7 +238,7 @@ export function registerDiagnostics(ctx: ServerContext) {
         if (kind !== 'changed' || !file.endsWith('.py')) structural = true;
         uris.push(pathToFileURL(file).href);
       }
-      publishAffected(uris);
+      publishFromDisk(uris);
       if (structural) void runIndex();
     },
   };

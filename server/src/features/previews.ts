@@ -1,6 +1,6 @@
 // Model-facing docs previews over LSP: the previewDocs and previewPrompt requests, and two code
 // lenses above the registration call that open them in the client (client/src/previews.ts).
-import type { CodeLens } from 'vscode-languageserver/node';
+import { LSPErrorCodes, ResponseError, type CancellationToken, type CodeLens } from 'vscode-languageserver/node';
 import {
   PreviewDocsCommand,
   PreviewDocsRequest,
@@ -33,10 +33,11 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
    * the program. A file that is not open is read only inside a workspace folder or when it was opened in
    * this session, and only through the guarded reader: a URI naming a FIFO or a device gets its reason at once.
    */
-  const request = (kind: Kind) => async (params: PreviewDocsParams): Promise<PreviewDocsResult> => {
+  const request = (kind: Kind) => async (params: PreviewDocsParams, token: CancellationToken): Promise<PreviewDocsResult> => {
     // The token table loads in the background (in slices) after the first analysis; a preview that
     // comes first waits for it, without holding up other requests.
     await loadTokenizer();
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
     const doc = ctx.documents.get(params.uri);
     let analysis: Analysis | undefined;
     let why = 'Vis Authoring is disabled, or the file failed to analyse';

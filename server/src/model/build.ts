@@ -21,6 +21,7 @@ import type {
   Value,
 } from './types';
 import { allDecorators, detectSdk } from './sdk';
+import { checkpoint, memoInSlice, slicing } from '../slices';
 
 interface Fragment {
   attributeAssignments: Model['attributeAssignments'];
@@ -161,10 +162,16 @@ export class ModelBuilder {
   build(uri: string, doc: ParsedDocument): Model {
     const next = new Map<string, Fragment>();
     const fragments: Fragment[] = [];
+    // In a sliced job (server/src/slices.ts) the statements read so far are kept for its next slice.
+    const sliced = slicing() && memoInSlice('fragments', uri, () => new Map<string, Fragment>());
     for (const stmt of doc.statements) {
       const key = `${stmt.startPosition.row}:${stmt.startPosition.column}:${ty(stmt)}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
-      let f = this.cache.get(key) ?? next.get(key);
-      if (!f) f = readStatement(stmt, doc.text);
+      let f = this.cache.get(key) ?? next.get(key) ?? (sliced ? sliced.get(key) : undefined);
+      if (!f) {
+        checkpoint();
+        f = readStatement(stmt, doc.text);
+        if (sliced) sliced.set(key, f);
+      }
       next.set(key, f);
       fragments.push(f);
     }

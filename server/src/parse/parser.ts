@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
+import { SliceExpired, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
 
 // ---------------------------------------------------------------------------------------------
 // The parser runtime, and what happens when it faults.
@@ -173,7 +174,8 @@ export function guarded<T>(work: () => T): T {
   try {
     return work();
   } catch (e) {
-    if (e instanceof ParserUnavailable || e instanceof ParserFault) throw e;
+    // A slice that ran out of time is no fault: the job goes on in its next slice.
+    if (e instanceof ParserUnavailable || e instanceof ParserFault || e instanceof SliceExpired) throw e;
     // Replace the runtime once per fault, even when nested guarded calls see the same exception.
     if (epoch === before) replaceRuntime();
     throw new ParserFault(reasonOf(e));
@@ -210,7 +212,8 @@ export function sourceOf(tree: Tree): Source {
   return s;
 }
 
-function parse(text: string, oldTree?: Tree): Tree | null {
+/** Parses a text; `sliceable` parses (a document's, not snippets) stop when a job's slice runs out of time (see below). */
+function parse(text: string, oldTree?: Tree, sliceable = false): Tree | null {
   const r = runtime();
   if (pendingFaults > 0) {
     pendingFaults--;
@@ -218,13 +221,67 @@ function parse(text: string, oldTree?: Tree): Tree | null {
     const wasm = (globalThis as unknown as { WebAssembly: { RuntimeError: ErrorConstructor } }).WebAssembly;
     throw new wasm.RuntimeError(message);
   }
+  const job = sliceable ? slicing() : undefined;
+  if (job) return parseInSlice(job, r, text, oldTree);
   const tree = r.parser.parse(text, oldTree ?? null);
-  if (tree) {
-    const lineStarts = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-    sources.set(tree, { text, lineStarts });
-  }
+  if (tree) sources.set(tree, sourceFor(text));
   return tree;
+}
+
+function sourceFor(text: string): Source {
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  return { text, lineStarts };
+}
+
+/**
+ * A document's parse inside a sliced job (server/src/slices.ts). The job has a parser of its own, so a
+ * parse that runs out of time (tree-sitter's progress callback) stays outstanding and the next slice's
+ * call with the same text resumes it; any other text resets it. Finished trees are kept by text for the
+ * later slices, which get a copy (the caller owns and frees it); the originals are freed once the module's
+ * analysis finishes (or the job ends). A runtime replaced by a fault meanwhile makes all of it dead: it is
+ * dropped, never touched.
+ */
+function parseInSlice(job: SliceJob, r: Runtime, text: string, oldTree?: Tree): Tree | null {
+  let s = job.memo.get('parser') as SliceParser | undefined;
+  if (!s || s.epoch !== epoch) {
+    const parser = new r.module.Parser();
+    parser.setLanguage(r.language);
+    const fresh: SliceParser = { parser, epoch, trees: new Map() };
+    job.memo.set('parser', (s = fresh));
+    job.onModuleDone(() => {
+      if (fresh.epoch !== epoch) return;
+      fresh.parser.delete();
+      for (const t of fresh.trees.values()) t.delete();
+    });
+  }
+  const done = s.trees.get(text);
+  if (done) return copyOf(done);
+  if (s.outstanding !== undefined && s.outstanding !== text) s.parser.reset();
+  s.outstanding = undefined;
+  const tree = s.parser.parse(text, oldTree ?? null, { progressCallback: sliceExpired });
+  if (!tree) {
+    if (!sliceExpired()) return null;
+    s.outstanding = text;
+    throw new SliceExpired();
+  }
+  sources.set(tree, sourceFor(text));
+  s.trees.set(text, tree);
+  return copyOf(tree);
+}
+
+interface SliceParser {
+  parser: TreeSitter.Parser;
+  epoch: number;
+  /** The text of the parse that ran out of time, resumed by the next call with the same text. */
+  outstanding?: string;
+  trees: Map<string, Tree>;
+}
+
+function copyOf(tree: Tree): Tree {
+  const copy = tree.copy();
+  sources.set(copy, sourceOf(tree));
+  return copy;
 }
 
 /** Parses a small piece of Python on its own (the caller deletes the tree). */
@@ -258,12 +315,22 @@ const STATEMENT_START =
 /** The parts of a file as top-level statements, recovering from unclosed brackets at the top level. */
 export function parseDocument(text: string, oldTree?: Tree, edit?: TextEdit): ParsedDocument {
   if (oldTree && edit) oldTree.edit(toTreeSitterEdit(text, edit));
-  const tree = parse(text, oldTree);
+  const tree = parse(text, oldTree, true);
   if (!tree) throw new Error('tree-sitter returned no tree');
   const statements: Node[] = [];
   const recovered: ParsedDocument['recovered'] = [];
   const extraTrees: Tree[] = [];
-  collect(tree.rootNode, text, statements, { recovered, extraTrees }, 0);
+  try {
+    collect(tree.rootNode, text, statements, { recovered, extraTrees }, 0);
+  } catch (e) {
+    // A slice out of time in recovery: nothing of this attempt is kept (after a fault the whole
+    // runtime is dropped instead, its memory untouched).
+    if (e instanceof SliceExpired) {
+      tree.delete();
+      for (const t of extraTrees) t.delete();
+    }
+    throw e;
+  }
   return { text, tree, statements, recovered, extraTrees };
 }
 
@@ -306,7 +373,7 @@ function collect(root: Node, text: string, out: Node[], rec: Recovery, depth: nu
     rec.recovered.push({ startRow: child.startPosition.row, endRow: rowAt(text, resume) - 1 });
     out.push(...broken);
     // Everything from `resume` to the end of the file, parsed again with the part before it blanked.
-    const rest = parse(blank(text, 0, resume));
+    const rest = parse(blank(text, 0, resume), undefined, true);
     if (!rest) continue;
     rec.extraTrees.push(rest);
     const tail: Node[] = [];
@@ -339,7 +406,7 @@ function resumeOffset(error: Node, text: string): number | undefined {
 function parseBroken(text: string, start: number, end: number, rec: Recovery): Node[] {
   let region = text.slice(start, end).replace(/\s+$/, '');
   region += closers(region);
-  const tree = parse(blank(text.slice(0, start), 0, start) + region + '\n');
+  const tree = parse(blank(text.slice(0, start), 0, start) + region + '\n', undefined, true);
   if (!tree) return [];
   rec.extraTrees.push(tree);
   return tree.rootNode.namedChildren.filter((n): n is Node => !!n && n.startIndex >= start);
@@ -434,14 +501,18 @@ export class ParseCache {
     if (prev && prev.version === version && prev.doc.text === text) return prev.doc;
     let doc: ParsedDocument;
     if (prev && prev.doc.text !== text) {
-      // The old tree is edited in place for the incremental parse, so it is unusable afterwards
-      // whether or not the parse succeeds.
-      this.entries.delete(uri);
+      // The incremental parse edits a copy of the old tree (a copy is cheap: trees share their
+      // nodes), so a parse that does not finish (a fault, a slice out of time) leaves the previous
+      // version as it was, to parse from again.
+      const base = prev.doc.tree.copy();
       try {
-        doc = parseDocument(text, prev.doc.tree, diffEdit(prev.doc.text, text));
+        const before = prev.doc.text;
+        doc = parseDocument(text, base, memoInSlice('edit', before, () => diffEdit(before, text)));
       } finally {
-        if (prev.epoch === epoch) disposeDocument(prev.doc);
+        if (prev.epoch === epoch) base.delete();
       }
+      this.entries.delete(uri);
+      if (prev.epoch === epoch) disposeDocument(prev.doc);
     } else if (prev) {
       doc = prev.doc;
     } else {

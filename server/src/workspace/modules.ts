@@ -7,6 +7,7 @@ import { ModelBuilder } from '../model/build';
 import type { Model, Range } from '../model/types';
 import { DEFAULT_MAX_FILE_SIZE, checkNestingLimits } from '../parse/limits';
 import { ParseCache, ParserFault, disposeDocument, guarded, parseDocument } from '../parse/parser';
+import { memoInSlice, sliceModule } from '../slices';
 
 /**
  * The module analyses of one program, one per module version. Open documents keep their tree and
@@ -31,7 +32,14 @@ export class ModuleStore {
   analyze(uri: string, stamp: string, version: number, text: string, keepTree: boolean, maxFileSize = DEFAULT_MAX_FILE_SIZE): ModuleAnalysis {
     const prev = this.last.get(uri);
     if (prev && prev.stamp === stamp) return prev;
-    const t0 = performance.now();
+    // Inside a sliced job for this module, parsing and reading stop when the slice's time is up
+    // (SliceExpired, through to the job) and go on in the next slice from what the memo kept.
+    return sliceModule(uri, () => this.analyzeVersion(uri, stamp, version, text, keepTree, maxFileSize));
+  }
+
+  private analyzeVersion(uri: string, stamp: string, version: number, text: string, keepTree: boolean, maxFileSize: number): ModuleAnalysis {
+    // A sliced job's time counts from its first slice.
+    const t0 = memoInSlice('start', stamp, () => performance.now());
     const build = (fresh: boolean): Model => {
       if (keepTree && !fresh) {
         const doc = this.parses.get(uri, version, text);
@@ -50,7 +58,7 @@ export class ModuleStore {
       }
     };
     let model: Model;
-    const limit = text.length > maxFileSize ? undefined : checkNestingLimits(text);
+    const limit = text.length > maxFileSize ? undefined : memoInSlice('limits', text, () => checkNestingLimits(text));
     if (text.length > maxFileSize) {
       model = unanalysedModel(uri, text, 'ANA-001', `This file has ${text.length} characters, more than visAuthoring.maxFileSize (${maxFileSize}): it is not analysed`);
     } else if (limit) {
