@@ -21,6 +21,8 @@ export interface TestServer {
   logs: string[];
   /** Every publishDiagnostics the server sent, in order. */
   published: PublishDiagnosticsParams[];
+  /** The `visAuthoring` settings the client answers workspace/configuration with (change, then send didChangeConfiguration). */
+  settings: Record<string, unknown>;
   /** The work-done progress notifications the server sent ($/progress values). */
   progress: { kind: string; title?: string; message?: string }[];
   stop(): Promise<void>;
@@ -51,7 +53,8 @@ export async function startServer(initializationOptions: unknown = {}, options: 
   connection.onNotification('window/logMessage', (p: { message: string }) => logs.push(p.message));
   connection.onNotification('$/progress', (p: { value: TestServer['progress'][number] }) => progress.push(p.value));
   connection.onRequest('window/workDoneProgress/create', () => null);
-  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'visAuthoring' ? initializationOptions : {})));
+  const settings = { ...(initializationOptions as Record<string, unknown>) };
+  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'visAuthoring' ? settings : {})));
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
   await connection.sendRequest('initialize', {
@@ -67,6 +70,7 @@ export async function startServer(initializationOptions: unknown = {}, options: 
     process: child,
     logs,
     published,
+    settings,
     progress,
     diagnostics(uri, accept = () => true) {
       return new Promise((resolve, reject) => {

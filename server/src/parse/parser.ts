@@ -487,6 +487,9 @@ function toTreeSitterEdit(newText: string, e: TextEdit): TreeSitter.Edit {
   });
 }
 
+/** Characters an edit may span and still be parsed incrementally from the old tree. */
+const FRESH_PARSE_SPAN = 256 * 1024;
+
 /** Parse trees per document URI and version; a new version re-parses incrementally from the previous tree. */
 export class ParseCache {
   private entries = new Map<string, { version: number; epoch: number; doc: ParsedDocument }>();
@@ -503,13 +506,33 @@ export class ParseCache {
     if (prev && prev.doc.text !== text) {
       // The incremental parse edits a copy of the old tree (a copy is cheap: trees share their
       // nodes), so a parse that does not finish (a fault, a slice out of time) leaves the previous
-      // version as it was, to parse from again.
-      const base = prev.doc.tree.copy();
+      // version as it was, to parse from again. Editing can touch most of the tree (two edits far
+      // apart make one edit between them), so a sliced job edits its copy once, for all its slices.
+      // An edit that spans most of a large file (a replace-all, a paste over it) reuses nothing:
+      // parsing afresh skips editing every node of the old tree.
+      const old = prev.doc;
+      const edit = memoInSlice('edit', old, () => diffEdit(old.text, text));
+      const edited = () => {
+        const b = old.tree.copy();
+        b.edit(toTreeSitterEdit(text, edit));
+        return b;
+      };
+      const job = slicing();
+      const base =
+        edit.oldEnd - edit.start > FRESH_PARSE_SPAN
+          ? undefined
+          : job
+            ? memoInSlice('base', old, () => {
+                const b = edited();
+                const made = epoch;
+                job.onModuleDone(() => made === epoch && b.delete());
+                return b;
+              })
+            : edited();
       try {
-        const before = prev.doc.text;
-        doc = parseDocument(text, base, memoInSlice('edit', before, () => diffEdit(before, text)));
+        doc = parseDocument(text, base);
       } finally {
-        if (prev.epoch === epoch) base.delete();
+        if (base && !job && prev.epoch === epoch) base.delete();
       }
       this.entries.delete(uri);
       if (prev.epoch === epoch) disposeDocument(prev.doc);
