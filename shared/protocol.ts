@@ -39,6 +39,8 @@ export interface DocumentStatusResult {
   millis: number;
   errors: number;
   warnings: number;
+  /** Each tool whose contract is not (fully) statically known: `where` is the tool, `reason` why. */
+  unknownTools: ContractUnknown[];
 }
 
 /** The Symbol contract at `position` (on `vis.Symbol(`, its first argument, or the `def` of an exported tool) and its generated doc text; null where there is none. */
@@ -47,7 +49,12 @@ export interface SymbolContractParams {
   uri: string;
   position: { line: number; character: number };
 }
-export type SymbolContractResult = { contract: object; doc: string } | null;
+/** A part of a contract that is not statically known (`where`: "parameter `limit`: default", "returns"...), and why. */
+export interface ContractUnknown {
+  where: string;
+  reason: string;
+}
+export type SymbolContractResult = { contract: object; doc: string; unknowns: ContractUnknown[] } | null;
 
 /** The prompt part of the previewDocs result alone (same params and result shape). */
 export const PreviewPromptRequest = 'visAuthoring/previewPrompt';
@@ -75,3 +82,40 @@ export interface LineChangesResult {
  */
 export const HOVER_HTML_TAGS: readonly string[] = ['br', 'details', 'summary'];
 export const CLIENT_MARKDOWN = { isTrusted: false, supportHtml: true };
+
+/** "Vis: Compare Contracts with HEAD": what the model sees differently from the last commit, tool by tool. */
+export const CompareContractsRequest = 'visAuthoring/compareContracts';
+export const CompareContractsCommand = 'visAuthoring.compareContractsWithHead';
+export interface CompareContractsParams {
+  uri: string;
+}
+/** One difference, as `server/src/contracts/diff.ts` reports it (`kind`: tool-added, parameter-retyped, ...). */
+export interface ContractChangeInfo {
+  tool: string;
+  kind: string;
+  breaking: boolean;
+  message: string;
+  before?: string;
+  after?: string;
+}
+export interface CompareContractsResult {
+  /** What was compared with ("HEAD (1a2b3c4)"), or null when there is nothing to compare with (then `text` says why). */
+  base: string | null;
+  text: string;
+  changes: ContractChangeInfo[];
+  breaking: number;
+}
+
+/**
+ * Server → client: a file's text in a revision, from the editor's Git integration (the server runs no
+ * process). `text` is null when the revision does not have the file; `label` names the revision
+ * ("HEAD (1a2b3c4)"). `unavailable` says why there is no revision to read (no repository, no commit).
+ * Sent only to clients that set the experimental capability COMMITTED_TEXT_CAPABILITY.
+ */
+export const CommittedTextRequest = 'visAuthoring/committedText';
+export const COMMITTED_TEXT_CAPABILITY = 'visAuthoringCommittedText';
+export interface CommittedTextParams {
+  uri: string;
+  ref: string;
+}
+export type CommittedTextResult = { text: string | null; label: string } | { unavailable: string };

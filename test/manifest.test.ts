@@ -82,10 +82,14 @@ function clientSettingReads(): string[] {
   return keys;
 }
 
-/** Settings the server reads: the fields of its Settings type, under `visAuthoring`. */
+/** Settings the server reads: the fields of its Settings type, under `visAuthoring` (an object-typed field's own fields as dotted keys). */
 function serverSettingReads(): string[] {
   const settings = project.getSourceFileOrThrow(path.join(root, 'server/src/features/context.ts')).getInterfaceOrThrow('Settings');
-  return settings.getProperties().map((p) => `visAuthoring.${p.getName()}`);
+  return settings.getProperties().flatMap((p) => {
+    const type = p.getTypeNode();
+    if (type && Node.isTypeLiteral(type)) return type.getProperties().map((q) => `visAuthoring.${p.getName()}.${q.getName()}`);
+    return [`visAuthoring.${p.getName()}`];
+  });
 }
 
 /** vscode-languageclient reads `<client id>.trace.server` itself. */

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { CLIENT_MARKDOWN } from '../../shared/protocol';
 import { registerContractCommands } from './contracts';
+import { registerContractDiff } from './contractDiff';
 import { ExtensionFiles } from './extensionFiles';
 import { registerFormatPreview } from './formatPreview';
 import { getHostState, onDidChangeHostState, registerHostFeatures, type HostConnection } from './host';
@@ -57,6 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
   );
   registerContractCommands(context, client);
+  registerContractDiff(context, client);
   registerPreviews(context, client);
   registerFormatPreview(context, client, files);
 

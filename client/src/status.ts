@@ -2,6 +2,7 @@
 // analysis time and findings, and the Vis host connection.
 import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
+import type { DocumentStatusResult } from '../../shared/protocol';
 import type { ExtensionFiles } from './extensionFiles';
 import { countOf, t } from './l10n';
 
@@ -51,7 +52,7 @@ export class StatusItem implements vscode.Disposable {
       return;
     }
     this.item.text = status.generationAssumed ? t('Vis {0} (assumed)', status.generation) : t('Vis {0}', status.generation);
-    this.item.detail = t('{0}, {1} · analysed in {2} ms', countOf(status.errors, 'error'), countOf(status.warnings, 'warning'), status.millis) + host;
+    this.item.detail = t('{0}, {1} · analysed in {2} ms', countOf(status.errors, 'error'), countOf(status.warnings, 'warning'), status.millis) + unknownContracts(status) + host;
     if (status.errors > 0) this.item.severity = vscode.LanguageStatusSeverity.Error;
   }
 
@@ -59,4 +60,14 @@ export class StatusItem implements vscode.Disposable {
     this.item.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** ` · 2 tool contracts not statically known: search (returns: ...), make_tool() (...)`, at most three named. */
+function unknownContracts(status: DocumentStatusResult): string {
+  const tools = status.unknownTools ?? [];
+  if (!tools.length) return '';
+  const named = tools.slice(0, 3).map((u) => `${u.where} (${u.reason})`);
+  const more = tools.length > 3 ? t(', and {0} more', tools.length - 3) : '';
+  const list = named.join('; ') + more;
+  return ' · ' + (tools.length === 1 ? t('1 tool contract not statically known: {0}', list) : t('{0} tool contracts not statically known: {1}', tools.length, list));
 }

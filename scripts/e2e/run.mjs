@@ -435,6 +435,11 @@ try {
   const python = sh('python3', ['-c', 'import sys; print(sys.executable)']).trim();
   // Fresh workspace copies and user settings; a copy of the WAL-mode state database for the Vis State checks.
   fs.cpSync(path.join(ROOT, 'test/e2e/fixtures/workspace'), dirs.ws, { recursive: true });
+  // A git repository with the fixtures committed: "Compare Contracts with HEAD" reads HEAD through VS Code's Git extension.
+  const git = (...args) => sh('git', ['-c', 'user.name=vis-e2e', '-c', 'user.email=vis-e2e@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dirs.ws, env: isolatedEnv });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'e2e fixtures');
   fs.cpSync(path.join(ROOT, 'test/e2e/fixtures/workspace'), dirs['restricted-ws'], { recursive: true });
   const stateDb = path.join(RUN, 'state-db');
   fs.cpSync(path.join(ROOT, 'test/fixtures/state/db/wal'), stateDb, { recursive: true });

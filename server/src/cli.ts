@@ -1,19 +1,18 @@
 // The command-line face of the same analysis, for CI:
 //   vis-authoring check [--format text|json] [PATH...]   exit 1 when any error is found or a file could not be analysed, 2 on bad usage
 //   vis-authoring numstat BEFORE AFTER                    line_changes counts, as git diff --numstat prints them
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+//   vis-authoring contracts [--diff REV] [PATH...]         tool contracts, or what changed for the model since REV
+import { fileURLToPath } from 'node:url';
 import { readTextFileSync } from '../../shared/files';
 import type { Analysis } from './analysis';
 import { initParser, parserReady } from './parse/parser';
 import { runNumstat } from './changes/numstat';
-import { entriesOfDirectory } from './workspace/discovery';
-import { Program } from './workspace/program';
-import { Workspace } from './workspace/workspace';
+import { commandLineTargets, shownPath } from './workspace/targets';
+import { runContracts } from './compare/contractsCli';
 
 const USAGE = `usage: vis-authoring check [--format text|json] [PATH...]
        vis-authoring numstat BEFORE AFTER
+       vis-authoring contracts [--format text|json] [--contract-format C1|C2|C3] [--diff REV] [PATH...]
 
 Checks Vis extension files and the modules they import. A project root (a folder with
 .vis/extensions) is checked as Vis would load it: the entry files of .vis/extensions, and the folder
@@ -21,7 +20,9 @@ itself when it is an extension package (extension.py). Any other directory is se
 searches an extensions directory: its top-level *.py files (not test_*.py, *_test.py or dotfiles),
 <dir>/extension.py and <dir>/current/extension.py. With no PATH, the current folder.
 numstat prints the lines AFTER adds and removes relative to BEFORE (added<TAB>removed<TAB>AFTER), the
-minimal counts of git diff --minimal --numstat.`;
+minimal counts of git diff --minimal --numstat.
+contracts prints the tool contracts of the entry files, or with --diff REV what the model sees
+differently from git revision REV (exit 1 on a breaking change).`;
 
 interface Output {
   out(s: string): void;
@@ -31,6 +32,7 @@ interface Output {
 export async function main(argv: string[], io: Output): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'check') return check(rest, io);
+  if (command === 'contracts') return runContracts(rest, io);
   if (command === 'numstat') {
     const line = (write: (s: string) => void) => (s: string) => write(s.replace(/\n$/, ''));
     return runNumstat(rest, line(io.out), line(io.err));
@@ -59,12 +61,6 @@ async function check(args: string[], io: Output): Promise<number> {
     io.err(`--format takes text or json, not '${format}'`);
     return 2;
   }
-  if (paths.length === 0) paths.push('.');
-  // What to check: a directory through a program of its own (its entries and the modules they reach),
-  // a file through the program of the current folder.
-  const files = new Workspace({ globalDir: undefined });
-  files.setFolders([process.cwd()]);
-  const targets: { program: Program; uris: string[]; given: string; abs: string }[] = [];
   const results: { path: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }[] = [];
   // Files that could not be read or analysed: reported (ANA-001), never fatal to the run, and exit 1.
   let unanalysed = 0;
@@ -72,27 +68,14 @@ async function check(args: string[], io: Output): Promise<number> {
     unanalysed++;
     results.push({ path: shown, line: 1, column: 1, endLine: 1, endColumn: 1, severity: 'warning', rule: 'ANA-001', message });
   };
-  for (const p of paths) {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(p);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
-        notAnalysed(p, `${p}: too many levels of symbolic links (a symlink loop); not read`);
-        continue;
-      }
-      io.err(`no such file or directory: ${p}`);
-      return 2;
-    }
-    const abs = path.resolve(p);
-    if (stat.isDirectory()) {
-      const program = new Program({ root: abs, entries: entriesOfDirectory(abs) });
-      targets.push({ program, uris: [], given: p, abs });
-    } else {
-      const uri = pathToFileURL(abs).href;
-      targets.push({ program: files.programFor(uri), uris: [uri], given: p, abs });
-    }
+  // What to check: a directory through a program of its own (its entries and the modules they reach),
+  // a file through the program of the current folder.
+  const found = commandLineTargets(paths, (p) => notAnalysed(p, `${p}: too many levels of symbolic links (a symlink loop); not read`));
+  if ('missing' in found) {
+    io.err(`no such file or directory: ${found.missing}`);
+    return 2;
   }
+  const { targets } = found;
   await initParser();
   let errors = 0;
   let checked = 0;
@@ -112,8 +95,7 @@ async function check(args: string[], io: Output): Promise<number> {
       seen.add(uri);
       const file = fileURLToPath(uri);
       // Paths as the user spelled the folder (or file) they gave.
-      const rel = path.relative(t.abs, file);
-      const shown = rel === '' ? t.given : rel.startsWith('..') || path.isAbsolute(rel) ? file : path.join(t.given, rel);
+      const shown = shownPath(t, file);
       checked++;
       let analysis: Analysis | undefined;
       try {

@@ -24,7 +24,8 @@ import { Scheduler } from './features/scheduler';
 import type { ServerContext, Settings } from './features/context';
 import { FileAccess, defaultSettings, textOf } from './features/context';
 import { initParser, onParserReady } from './parse/parser';
-import { PRODUCT } from '../../shared/protocol';
+import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
+import { registerContractDiff } from './features/contractDiff';
 import { filePathOf } from './rules/util';
 import { globalExtensionsDir } from './workspace/discovery';
 import { Workspace } from './workspace/workspace';
@@ -63,12 +64,14 @@ const ctx: ServerContext = {
 const access = new FileAccess(() => ctx.workspace.all().flatMap((p) => (p.root ? [p.root] : [])));
 documents.onDidOpen((e) => access.opened(e.document.uri));
 let canPullConfiguration = false;
+let clientProvidesCommits = false;
 let canWatchFiles = false;
 let canFollowFolders = false;
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;
   canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
   canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
   ctx.workspace.setFolders((params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : [])).flatMap((u) => filePathOf(u) ?? []));
@@ -130,12 +133,13 @@ function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: str
 const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
-registerStatus(ctx);
 const contracts = registerContractHover(ctx);
+registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx)));
 registerRouting(ctx);
 registerLineChanges(connection);
+const comparer = registerContractDiff(ctx, contracts, () => clientProvidesCommits);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))));
+registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))), comparer);
 
 // After two parser faults in a row no parser is ready for a moment; when a fresh one is, every open
 // document is analysed again.

@@ -9,8 +9,8 @@
 //
 // Only module analyses (text → tree → model) are sliced, and only those the job is for: one module
 // (an open document), or every module (`ANY_MODULE`: indexing a workspace). Modules read on the way by
-// a one-module job and the joins (Symbol analysis, rules) run to their end inside a slice, with
-// `betweenSteps()` between them.
+// a one-module job, and joins (Symbol analysis, rules) with every module they read (`unsliced`), run
+// to their end inside a slice, with `betweenSteps()` between them.
 
 /** Thrown at a checkpoint once the running slice's time is up; caught by the job, which yields and goes on. */
 export class SliceExpired extends Error {
@@ -41,6 +41,8 @@ interface RunningJob extends SliceJob {
   deadline: number;
   /** True while a module the job is for is being analysed inside a slice. */
   active: boolean;
+  /** Joins running (see `unsliced`): no module analysis in them is sliced. */
+  joins: number;
   disposers: (() => void)[];
 }
 
@@ -83,7 +85,7 @@ export function sliceModule<T>(uri: string, work: () => T): T {
   const job = running;
   if (!job) return work();
   const outer = job.active;
-  job.active = job.uri === ANY_MODULE || job.uri === uri;
+  job.active = !job.joins && (job.uri === ANY_MODULE || job.uri === uri);
   try {
     const result = work();
     // Finished: what the memo kept for it is not needed any more.
@@ -91,6 +93,22 @@ export function sliceModule<T>(uri: string, work: () => T): T {
     return result;
   } finally {
     job.active = outer;
+  }
+}
+
+/**
+ * Runs a join (Symbol analysis, rules) to its end: modules it reads are analysed unsliced. The joins
+ * contain faults part by part (a catch around each Symbol, each contract part), which would take a
+ * slice running out of time for a fault.
+ */
+export function unsliced<T>(work: () => T): T {
+  const job = running;
+  if (!job) return work();
+  job.joins++;
+  try {
+    return work();
+  } finally {
+    job.joins--;
   }
 }
 
@@ -135,7 +153,7 @@ const TURNS_BETWEEN_SLICES = 5;
  */
 export async function runInSlices<T>(uri: string, work: () => T, options: JobOptions = {}): Promise<T> {
   const sliceMs = options.sliceMs ?? 50;
-  const job: RunningJob = { uri, memo: new Map(), deadline: 0, active: false, disposers: [], onModuleDone: (d) => void job.disposers.push(d) };
+  const job: RunningJob = { uri, memo: new Map(), deadline: 0, active: false, joins: 0, disposers: [], onModuleDone: (d) => void job.disposers.push(d) };
   try {
     for (;;) {
       const why = options.cancelled?.();

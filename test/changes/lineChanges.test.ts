@@ -4,6 +4,7 @@ import {
   fewestLineChanges,
   internals,
   lineChanges,
+  MOST_MASK_BITS,
   splitLines,
   type LineChangesBudgets,
 } from '../../server/src/changes/lineChanges';
@@ -203,6 +204,22 @@ describe('lineChanges: property checks against the textbook LCS', () => {
       const after = mk();
       assert.deepEqual(lineChanges(before, after), fewest(before, after));
       assert.deepEqual(fewestLineChanges(before, after), fewest(before, after));
+    }
+  });
+
+  it('counts the same over any band a common subsequence allows', () => {
+    const random = mulberry32(8);
+    for (let p = 0; p < 400; p++) {
+      const size = 1 + Math.floor(random() * 200);
+      const values = 2 + Math.floor(random() * 40);
+      const make = (n: number) => Array.from({ length: n }, () => `v${Math.floor(random() * values)}`);
+      const old = make(size);
+      const neu = random() < 0.5 ? make(1 + Math.floor(random() * 200)) : old.map((line) => (random() < 0.1 ? 'changed' : line));
+      const most = longest(old, neu);
+      // No band (a subsequence of 0 lines), the band of the longest itself, any between, and the estimate's.
+      for (const lower of [0, most, Math.floor(random() * (most + 1)), undefined]) {
+        assert.equal(internals.bitParallel(old, neu, MOST_MASK_BITS, lower), most, JSON.stringify({ old, neu, lower }));
+      }
     }
   });
 

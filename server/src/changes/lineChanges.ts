@@ -1,5 +1,5 @@
 // Lines an edit adds and removes, as `git diff --minimal --numstat` counts them: the port of
-// vis-lang-interface `line_changes` (shared/spec/vis-lang-interface.md §1).
+// vis-lang-interface `line_changes` (src/vis_lang_interface/changes.py @43aba45a).
 //
 // Lines split at "\n" only and count with their newline; a last line without one never equals the
 // same text with one. `kept` is the length of a common subsequence of the two line lists, and
@@ -10,8 +10,20 @@
 // The steps are the reference's: shared ends off, lines only one side holds dropped, then Myers'
 // search, then bit-parallel rows, then anchoring. Every decision (which search runs, when it gives
 // up) depends on operation counts only, the ones the reference counts, so the fallback triggers on
-// exactly the inputs where it does there. Where an exact count is certain anyway, a cheaper exact
-// search on the line strings may answer first, since every exact count is the same number.
+// exactly the inputs where it does there. Where an exact count is certain anyway (the reference
+// would count exactly, so every exact count is its number), faster exact searches answer instead:
+//
+// 1. The shared ends come off the raw texts (textLines.ts `middles`), so nothing is done per line
+//    for the lines around the changes.
+// 2. A few changes are counted by Myers' search over the middles' lines as character ranges
+//    (`textMyers`): no line is split, hashed or counted, except to confirm the count is certain.
+// 3. Else the middles' lines become integer ids (`hashedLines`: one hashing pass over their UTF-8
+//    bytes, an open-addressing table, bytes compared only when hashes match), and the reference's
+//    reduction runs on them; then Myers' search while the changes look few, else bit-parallel rows
+//    over the band a cheap common subsequence allows (`longest`), or, when exactness is not
+//    certain, the reference's own `_exact` and `_anchored`.
+
+import { hashedLines, lineCount, middles, TEXT_MYERS_ROUNDS, textMyers, type Distance, type Middles } from './textLines';
 
 export interface LineCounts {
   added: number;
@@ -50,38 +62,44 @@ export function lineChanges(before: string, after: string, budgets: LineChangesB
     mostPairs: budgets.mostPairs ?? MOST_PAIRS,
     mostMaskBits: budgets.mostMaskBits ?? MOST_MASK_BITS,
   };
-  const input = trimmed(before, after);
-  const settled = quickly(input, exactIsCertain(input, limits));
-  if (settled !== null) return counts(input, settled);
-  const { a, b, scratch } = interned(input);
-  const [x, y, ends] = reduced(scratch, a, b);
-  let kept = input.kept + ends;
-  if (x.length && y.length) {
-    kept += exact(scratch, x, y, limits.mostSteps, limits.mostMaskBits) ?? anchored(scratch, x, y, limits);
+  const m = middles(before, after);
+  if (m.a0 === m.a1 || m.b0 === m.b1) return { added: lineCount(after, m.b0, m.b1), removed: lineCount(before, m.a0, m.a1) };
+  const quick = textMyers(before, m, after, TEXT_MYERS_ROUNDS, 8 * (m.a1 - m.a0 + m.b1 - m.b0));
+  if (quick !== null && exactIsCertain(before, m, after, quick, limits)) {
+    return { added: (quick.d - quick.diff) / 2, removed: (quick.d + quick.diff) / 2 };
   }
-  return counts(input, kept);
+  const { a, b, distinct } = hashedLines(before, m, after);
+  const scratch = new Scratch(distinct);
+  const [x, y, ends] = reduced(scratch, a, b);
+  let kept = ends;
+  if (x.length && y.length) {
+    kept += fitsExactly(a.length, b.length, limits)
+      ? longest(scratch, x, y)
+      : exact(scratch, x, y, limits.mostSteps, limits.mostMaskBits) ?? anchored(scratch, x, y, limits);
+  }
+  return { added: b.length - kept, removed: a.length - kept };
 }
 
 /**
  * The fewest `(added, removed)`, with no budget at all: always a longest common subsequence.
- * For benchmarks and checks; its bit-parallel rows are not bounded in time.
+ * For benchmarks and checks; its bit-parallel rows run over every word, not bounded in time.
  */
 export function fewestLineChanges(before: string, after: string): LineCounts {
   if (before === after) return { added: 0, removed: 0 };
-  const input = trimmed(before, after);
-  const settled = quickly(input, true);
-  if (settled !== null) return counts(input, settled);
-  const { a, b, scratch } = interned(input);
+  const m = middles(before, after);
+  if (m.a0 === m.a1 || m.b0 === m.b1) return { added: lineCount(after, m.b0, m.b1), removed: lineCount(before, m.a0, m.a1) };
+  const { a, b, distinct } = hashedLines(before, m, after);
+  const scratch = new Scratch(distinct);
   const [x, y, ends] = reduced(scratch, a, b);
-  let kept = input.kept + ends;
-  if (x.length && y.length) kept += bitParallel(scratch, x, y, Infinity) as number;
-  return counts(input, kept);
+  let kept = ends;
+  if (x.length && y.length) kept += bitParallel(scratch, x, y, Infinity, 0) as number;
+  return { added: b.length - kept, removed: a.length - kept };
 }
 
 /**
  * The lines of `text` as comparison keys: "\n" splits, an empty piece after the last "\n" is no line,
  * and a last line without a newline gets a "\n" appended to its key. No other key holds a "\n", so
- * that line equals only another last line without a newline with the same text.
+ * that line equals only another last line without a newline with the same text. For tests.
  */
 export function splitLines(text: string): string[] {
   const lines = text.split('\n');
@@ -96,32 +114,8 @@ interface Limits {
   mostMaskBits: number;
 }
 
-interface Trimmed {
-  oldLines: number;
-  newLines: number;
-  /** Lines shared at both ends, counted as kept. */
-  kept: number;
-  /** The lines between the shared ends. */
-  old: string[];
-  new: string[];
-}
-
-function counts(input: Trimmed, kept: number): LineCounts {
-  return { added: input.newLines - kept, removed: input.oldLines - kept };
-}
-
-/** Splits both texts and takes off the lines they share at both ends. */
-function trimmed(before: string, after: string): Trimmed {
-  const x = splitLines(before);
-  const y = splitLines(after);
-  const [head, tail] = sharedEnds(x, y);
-  const n = x.length;
-  const m = y.length;
-  return { oldLines: n, newLines: m, kept: head + tail, old: x.slice(head, n - tail), new: y.slice(head, m - tail) };
-}
-
 /** How many lines two lists share at the start, then how many of the rest at the end. */
-function sharedEnds<T>(a: ArrayLike<T>, b: ArrayLike<T>): [number, number] {
+function sharedEnds(a: Int32Array, b: Int32Array): [number, number] {
   const n = a.length;
   const m = b.length;
   const top = Math.min(n, m);
@@ -133,50 +127,26 @@ function sharedEnds<T>(a: ArrayLike<T>, b: ArrayLike<T>): [number, number] {
 }
 
 /**
- * Whether the reference is sure to count these middles exactly. Reducing them only shortens them,
- * so if their own lengths fit the step budget the reduced ones do, and bit-parallel rows run; and
- * a side of `size` lines repeats at most `size/2` distinct lines, so `size/2 × size` within the mask
- * limit means the rows cannot give up. Then any exact count gives the reference's numbers.
+ * Whether the reference is sure to count middles of `n` and `m` lines exactly. Reducing them only
+ * shortens them, so if their own lengths fit the step budget the reduced ones do, and bit-parallel
+ * rows run; and a side of `size` lines repeats at most `size/2` distinct lines, so `size/2 × size`
+ * within the mask limit means the rows cannot give up. Then any exact count gives the reference's
+ * numbers.
  */
-function exactIsCertain(input: Trimmed, limits: Limits): boolean {
-  const longer = Math.max(input.old.length, input.new.length);
-  return (
-    stepsOf(input.old.length, input.new.length) <= limits.mostSteps &&
-    Math.floor(longer / 2) * longer <= limits.mostMaskBits
-  );
+function fitsExactly(n: number, m: number, limits: Limits): boolean {
+  const longer = Math.max(n, m);
+  return stepsOf(n, m) <= limits.mostSteps && Math.floor(longer / 2) * longer <= limits.mostMaskBits;
 }
 
 /**
- * The kept lines without interning, where that is cheap: all of them when a side is empty, or, when
- * an exact count is certain, Myers' search on the line strings within a small budget (few, scattered
- * changes). Null when the full machinery has to run.
+ * `fitsExactly` for the middles `textMyers` measured. A line has at least one character, so lengths
+ * in characters that fit settle it; else the old middle's lines are counted, and the new middle's
+ * follow from the difference the search found.
  */
-function quickly(input: Trimmed, certain: boolean): number | null {
-  if (!input.old.length || !input.new.length) return input.kept;
-  if (!certain) return null;
-  const found = myers(input.old, input.new, input.old.length + input.new.length);
-  return found === null ? null : input.kept + found;
-}
-
-/** The middles as line ids, with work arrays sized to the number of distinct lines. */
-function interned(input: Trimmed): { a: Int32Array; b: Int32Array; scratch: Scratch } {
-  const ids = new Map<string, number>();
-  const intern = (lines: string[]): Int32Array => {
-    const out = new Int32Array(lines.length);
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      let id = ids.get(line);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(line, id);
-      }
-      out[i] = id;
-    }
-    return out;
-  };
-  const a = intern(input.old);
-  const b = intern(input.new);
-  return { a, b, scratch: new Scratch(ids.size) };
+function exactIsCertain(before: string, m: Middles, after: string, found: Distance, limits: Limits): boolean {
+  if (fitsExactly(m.a1 - m.a0, m.b1 - m.b0, limits)) return true;
+  const n = m.a1 - m.a0 <= m.b1 - m.b0 ? lineCount(before, m.a0, m.a1) : lineCount(after, m.b0, m.b1) + found.diff;
+  return fitsExactly(n, n - found.diff, limits);
 }
 
 /**
@@ -204,6 +174,21 @@ class Scratch {
     this.where = new Int32Array(size);
     this.tag = new Int32Array(size);
   }
+}
+
+/**
+ * A longest common subsequence length, for sides the reference is sure to count exactly (so any
+ * exact search gives its number). Myers' search (about d²/2 steps for d differences) while d looks
+ * below a sixteenth of the shorter side, where it beats the rows; else bit-parallel rows, over the
+ * band `commonEstimate` allows.
+ */
+function longest(s: Scratch, a: Int32Array, b: Int32Array): number {
+  const shorter = Math.min(a.length, b.length);
+  const rounds = Math.max(16, shorter >>> 4);
+  const found = myers(a, b, ((rounds + 1) * (rounds + 2)) / 2 + 2 * (a.length + b.length), rounds);
+  if (found !== null) return found;
+  const lower = commonEstimate(s, a, b);
+  return lower === shorter ? lower : (bitParallel(s, a, b, Infinity, lower) as number);
 }
 
 /** `_without_shared_ends`: both sides less the lines they share at both ends, and how many those were. */
@@ -267,15 +252,17 @@ function exact(s: Scratch, a: Int32Array, b: Int32Array, budget: number, maskBit
  * `_myers`: a longest common subsequence length by Myers' greedy O((N+M)·D) search, or null once a
  * round ends with `(d+1)(d+2)/2 + walked/8` past `budget` (one step per diagonal, an eighth of one
  * per line a snake follows). The tie-break and the give-up test are the reference's, so it gives up
- * on exactly the same inputs.
+ * on exactly the same inputs. With `rounds` (not the reference's), it also gives up when, every 16
+ * rounds, the pace so far would take more than `rounds` rounds to cross `a`.
  */
-export function myers<T>(a: ArrayLike<T>, b: ArrayLike<T>, budget: number): number | null {
+export function myers(a: Int32Array, b: Int32Array, budget: number, rounds = 0): number | null {
   const n = a.length;
   const m = b.length;
   const limit = Math.min(n + m, Math.floor(Math.sqrt(2 * budget)) + 1);
   const offset = limit + 1;
   const reach = new Int32Array(2 * limit + 3);
   let walked = 0;
+  let furthest = 0;
   for (let d = 0; d <= limit; d++) {
     const low = offset - d;
     const high = offset + d;
@@ -290,8 +277,10 @@ export function myers<T>(a: ArrayLike<T>, b: ArrayLike<T>, budget: number): numb
       if (x >= n && y >= m) return Math.floor((n + m - d) / 2);
       reach[k] = x;
       walked += x - start;
+      if (x > furthest) furthest = x;
     }
     if (((d + 1) * (d + 2)) / 2 + Math.floor(walked / 8) > budget) return null;
+    if (rounds && (d >= rounds || ((d & 15) === 15 && furthest * rounds < (d + 1) * n))) return null;
   }
   return null;
 }
@@ -302,63 +291,90 @@ export function myers<T>(a: ArrayLike<T>, b: ArrayLike<T>, budget: number): numb
  * `maskBits`, where `size` is the longer side and `repeated` the distinct lines it holds more than
  * once (the reference's memory limit, kept so it gives up on the same inputs).
  *
- * Each line's match mask is stored sparsely, as the words where it has bits, so a row costs the
- * words its line occupies plus the words a carry crosses, not the whole width: a line the longer
- * side holds a few times costs a few words.
+ * Rows run over a band of words only. Given a common subsequence of `lower` lines (by default
+ * `commonEstimate`'s), a longest one leaves at most `rows - lower` lines of the shorter side and
+ * `size - lower` of the longer unmatched, so each of its matches (i, j) has `i - (rows - lower) <= j
+ * <= i + (size - lower)`; matches outside that band are left out of the masks, which cannot shorten
+ * it. A word below the band then never changes again and sends no carry up, and one above it is
+ * still all ones, which a carry leaves as it is, so a row touches its band's words and no others.
+ *
+ * A line the longer side holds in a quarter of the words or more gets a whole mask, and its rows
+ * run over the band in one tight loop. Every other line's mask is stored sparsely, as the words
+ * where it has bits, so its row costs those words plus the words a carry crosses.
  */
-export function bitParallel(s: Scratch, a0: Int32Array, b0: Int32Array, maskBits: number): number | null {
+export function bitParallel(s: Scratch, a0: Int32Array, b0: Int32Array, maskBits: number, lower?: number): number | null {
   const [a, b] = a0.length > b0.length ? [b0, a0] : [a0, b0];
   const size = b.length;
+  const words = (size + 31) >>> 5;
   const count = s.countNew;
   const entries = s.countOld;
   const lastWord = s.tag;
   let repeated = 0;
-  let total = 0;
+  for (let j = 0; j < size; j++) if (++count[b[j]] === 2) repeated++;
+  for (let j = 0; j < size; j++) count[b[j]] = 0;
+  if (repeated * size > maskBits) return null;
+  const least = lower ?? commonEstimate(s, a, b);
+  const below = a.length - least;
+  const above = size - least;
   for (let j = 0; j < size; j++) {
     const id = b[j];
-    if (++count[id] === 2) repeated++;
+    count[id]++;
     const w = (j >>> 5) + 1;
     if (lastWord[id] !== w) {
       lastWord[id] = w;
       entries[id]++;
-      total++;
     }
   }
-  if (repeated * size > maskBits) {
-    for (let j = 0; j < size; j++) count[b[j]] = entries[b[j]] = lastWord[b[j]] = 0;
-    return null;
-  }
-  // Each line's (word, bits) entries, packed in order of first occurrence; `end` is past its last.
+  // Each line's masks: `end[id]` is past its last sparse (word, bits) entry, or, for a whole mask,
+  // `-1 - k` for the k-th mask of `whole`. Lines are laid out in order of first occurrence.
+  const dense = Math.max(1, words >>> 2);
   const end = s.where;
-  const maskWord = new Int32Array(total);
-  const maskBitsOf = new Int32Array(total);
-  let next = 0;
+  let sparseTotal = 0;
+  let denseTotal = 0;
   for (let j = 0; j < size; j++) {
     const id = b[j];
-    if (count[id] > 0) {
-      end[id] = next;
-      next += entries[id];
-      count[id] = 0;
-      lastWord[id] = 0;
+    if (count[id] === 0) continue;
+    count[id] = 0;
+    lastWord[id] = 0;
+    if (entries[id] >= dense) {
+      end[id] = -1 - denseTotal++;
+    } else {
+      end[id] = sparseTotal;
+      sparseTotal += entries[id];
     }
   }
+  const maskWord = new Int32Array(sparseTotal);
+  const maskBitsOf = new Int32Array(sparseTotal);
+  const whole = new Int32Array(denseTotal * words);
   for (let j = 0; j < size; j++) {
     const id = b[j];
     const w = j >>> 5;
-    if (lastWord[id] !== w + 1) {
+    const e = end[id];
+    if (e < 0) {
+      whole[(-1 - e) * words + w] |= 1 << (j & 31);
+    } else if (lastWord[id] !== w + 1) {
       lastWord[id] = w + 1;
-      maskWord[end[id]] = w;
+      maskWord[e] = w;
       maskBitsOf[end[id]++] = 1 << (j & 31);
     } else {
-      maskBitsOf[end[id] - 1] |= 1 << (j & 31);
+      maskBitsOf[e - 1] |= 1 << (j & 31);
     }
   }
-  const words = (size + 31) >>> 5;
   const row = new Int32Array(words).fill(-1);
   for (let i = 0; i < a.length; i++) {
     const id = a[i];
     const e = entries[id];
-    if (e !== 0) addRow(row, words, maskWord, maskBitsOf, end[id] - e, end[id]);
+    if (e === 0) continue;
+    const first = i - below > 0 ? i - below : 0;
+    const last = i + above < size - 1 ? i + above : size - 1;
+    if (first > last) continue;
+    const lo = first >>> 5;
+    const hi = last >>> 5;
+    const loMask = -1 << (first & 31);
+    const hiMask = (last & 31) === 31 ? -1 : (1 << ((last & 31) + 1)) - 1;
+    const at = end[id];
+    if (at < 0) wholeRow(row, whole, (-1 - at) * words, lo, hi, loMask, hiMask);
+    else addRow(row, maskWord, maskBitsOf, at - e, at, lo, hi, loMask, hiMask);
   }
   for (let j = 0; j < size; j++) entries[b[j]] = lastWord[b[j]] = 0;
   // Bits at or past `size` only ever receive carries from below; they are not lines.
@@ -369,26 +385,56 @@ export function bitParallel(s: Scratch, a0: Int32Array, b0: Int32Array, maskBits
   return size - zeros;
 }
 
-/**
- * One row: `row = (row + (row & M)) | (row & ~M)` for the sparse mask `M` in entries [from, to).
- * Between and past the mask's words only a carry moves: through words of all ones (which it leaves
- * as they are), into the first word that is not.
- */
-function addRow(row: Int32Array, words: number, maskWord: Int32Array, maskBits: Int32Array, from: number, to: number): void {
+/** One row over words `lo..hi` for a whole mask starting at `whole[from]`, its ends cut to the band. */
+function wholeRow(row: Int32Array, whole: Int32Array, from: number, lo: number, hi: number, loMask: number, hiMask: number): void {
   let carry = 0;
-  let w = 0;
-  for (let k = from; k < to; k++) {
-    const target = maskWord[k];
-    for (; carry !== 0 && w < target; w++) {
-      const v = row[w];
-      if (v !== -1) {
-        row[w] = ((v + 1) | 0) | v;
-        carry = 0;
-      }
+  for (let w = lo; w <= hi; w++) {
+    const v = row[w];
+    let mask = whole[from + w];
+    if (w === lo) mask &= loMask;
+    if (w === hi) mask &= hiMask;
+    const u = v & mask;
+    const sum = (v + u + carry) | 0;
+    carry = ((v & u) | ((v | u) & ~sum)) >>> 31;
+    row[w] = sum | (v & ~mask);
+  }
+}
+
+/**
+ * One row for the sparse mask in entries [from, to), over words `lo..hi`, its ends cut to the band.
+ * Between and past the mask's words only a carry moves (`carried`).
+ */
+function addRow(
+  row: Int32Array,
+  maskWord: Int32Array,
+  maskBits: Int32Array,
+  from: number,
+  to: number,
+  lo: number,
+  hi: number,
+  loMask: number,
+  hiMask: number,
+): void {
+  let k = from;
+  if (maskWord[k] < lo) {
+    let top = to;
+    while (k < top) {
+      const mid = (k + top) >>> 1;
+      if (maskWord[mid] < lo) k = mid + 1;
+      else top = mid;
     }
+  }
+  let carry = 0;
+  let w = lo;
+  for (; k < to; k++) {
+    const target = maskWord[k];
+    if (target > hi) break;
+    if (carry !== 0) carry = carried(row, w, target);
     w = target;
     const v = row[w];
-    const mask = maskBits[k];
+    let mask = maskBits[k];
+    if (w === lo) mask &= loMask;
+    if (w === hi) mask &= hiMask;
     const u = v & mask;
     if ((u | carry) !== 0) {
       const sum = (v + u + carry) | 0;
@@ -397,13 +443,22 @@ function addRow(row: Int32Array, words: number, maskWord: Int32Array, maskBits: 
     }
     w++;
   }
-  for (; carry !== 0 && w < words; w++) {
+  if (carry !== 0) carried(row, w, hi + 1);
+}
+
+/**
+ * A carry into `row[w]` where the mask has no bits: it passes words of all ones (which keep their
+ * value) and stops in the first that is not. Returns the carry still moving at `stop`, 0 or 1.
+ */
+function carried(row: Int32Array, w: number, stop: number): number {
+  for (; w < stop; w++) {
     const v = row[w];
     if (v !== -1) {
       row[w] = ((v + 1) | 0) | v;
-      carry = 0;
+      return 0;
     }
   }
+  return 1;
 }
 
 function popcount(v: number): number {
@@ -426,12 +481,11 @@ function bisectLeft(sorted: Int32Array, size: number, value: number): number {
 }
 
 /**
- * `_anchored`: a common subsequence through the lines each side holds once, in the longest run that
- * keeps their order (patience sorting, reconstructed from the last pile exactly as the reference
- * does, since the anchors chosen set the gaps). Each gap is reduced, then counted exactly while the
- * step budget lasts (never when there are no anchors), else sparsely within the pair budget.
+ * The lines each side holds once, as pairs of places (`pairsA[p]` in `a`, `pairsB[p]` in `b`, in
+ * `a`'s order), and `anchors`: the pairs of a longest run that keeps their order in `b` (patience
+ * sorting, reconstructed from the last pile exactly as the reference does).
  */
-function anchored(s: Scratch, a: Int32Array, b: Int32Array, limits: Limits): number {
+function uniqueAnchors(s: Scratch, a: Int32Array, b: Int32Array): { pairsA: Int32Array; pairsB: Int32Array; anchors: Int32Array } {
   const countA = s.countOld;
   const countB = s.countNew;
   for (let i = 0; i < a.length; i++) countA[a[i]]++;
@@ -439,19 +493,20 @@ function anchored(s: Scratch, a: Int32Array, b: Int32Array, limits: Limits): num
     countB[b[j]]++;
     s.where[b[j]] = j;
   }
-  const pairsA: number[] = [];
-  const pairsB: number[] = [];
-  for (let i = 0; i < a.length; i++) {
+  let pairs = 0;
+  for (let i = 0; i < a.length; i++) if (countA[a[i]] === 1 && countB[a[i]] === 1) pairs++;
+  const pairsA = new Int32Array(pairs);
+  const pairsB = new Int32Array(pairs);
+  for (let i = 0, p = 0; i < a.length; i++) {
     const id = a[i];
     if (countA[id] === 1 && countB[id] === 1) {
-      pairsA.push(i);
-      pairsB.push(s.where[id]);
+      pairsA[p] = i;
+      pairsB[p++] = s.where[id];
     }
   }
   for (let i = 0; i < a.length; i++) countA[a[i]] = 0;
   for (let j = 0; j < b.length; j++) countB[b[j]] = 0;
 
-  const pairs = pairsA.length;
   const tails = new Int32Array(pairs);
   const ends = new Int32Array(pairs);
   const previous = new Int32Array(pairs);
@@ -464,10 +519,50 @@ function anchored(s: Scratch, a: Int32Array, b: Int32Array, limits: Limits): num
     if (k === piles) piles++;
     previous[p] = k ? ends[k - 1] : -1;
   }
-  const anchors: number[] = [];
-  for (let p = piles ? ends[piles - 1] : -1; p !== -1; p = previous[p]) anchors.push(p);
-  anchors.reverse();
+  const anchors = new Int32Array(piles);
+  for (let p = piles ? ends[piles - 1] : -1, k = piles; p !== -1; p = previous[p]) anchors[--k] = p;
+  return { pairsA, pairsB, anchors };
+}
 
+/**
+ * The length of some common subsequence, found cheaply: the unique-line anchors, and in each gap
+ * between them the lines both ends of the gap share. A lower bound on the longest, which bounds how
+ * far from the diagonal a longest one can stray.
+ */
+function commonEstimate(s: Scratch, a: Int32Array, b: Int32Array): number {
+  const { pairsA, pairsB, anchors } = uniqueAnchors(s, a, b);
+  let kept = anchors.length;
+  let i0 = 0;
+  let j0 = 0;
+  for (let t = 0; t <= anchors.length; t++) {
+    const i1 = t < anchors.length ? pairsA[anchors[t]] : a.length;
+    const j1 = t < anchors.length ? pairsB[anchors[t]] : b.length;
+    let i = i1;
+    let j = j1;
+    while (i0 < i && j0 < j && a[i0] === b[j0]) {
+      i0++;
+      j0++;
+      kept++;
+    }
+    while (i0 < i && j0 < j && a[i - 1] === b[j - 1]) {
+      i--;
+      j--;
+      kept++;
+    }
+    i0 = i1 + 1;
+    j0 = j1 + 1;
+  }
+  return kept;
+}
+
+/**
+ * `_anchored`: a common subsequence through the lines each side holds once, in the longest run that
+ * keeps their order (`uniqueAnchors`, whose reconstruction is the reference's, since the anchors
+ * chosen set the gaps). Each gap is reduced, then counted exactly while the step budget lasts (never
+ * when there are no anchors), else sparsely within the pair budget.
+ */
+function anchored(s: Scratch, a: Int32Array, b: Int32Array, limits: Limits): number {
+  const { pairsA, pairsB, anchors } = uniqueAnchors(s, a, b);
   let budget = limits.mostSteps;
   let most = limits.mostPairs;
   let kept = anchors.length;
@@ -557,15 +652,23 @@ export function sparse(s: Scratch, a: Int32Array, b: Int32Array, most: number): 
 /** The reference's internal counts on plain line lists, for tests that check them one by one. */
 export const internals = {
   intern(old: string[], neu: string[]): { a: Int32Array; b: Int32Array; scratch: Scratch } {
-    return interned({ oldLines: old.length, newLines: neu.length, kept: 0, old, new: neu });
+    const ids = new Map<string, number>();
+    const intern = (lines: string[]) => Int32Array.from(lines, (line) => {
+      let id = ids.get(line);
+      if (id === undefined) ids.set(line, (id = ids.size));
+      return id;
+    });
+    const a = intern(old);
+    const b = intern(neu);
+    return { a, b, scratch: new Scratch(ids.size) };
   },
   myers(old: string[], neu: string[], budget: number): number | null {
     const { a, b } = internals.intern(old, neu);
     return myers(a, b, budget);
   },
-  bitParallel(old: string[], neu: string[], maskBits: number = MOST_MASK_BITS): number | null {
+  bitParallel(old: string[], neu: string[], maskBits: number = MOST_MASK_BITS, lower?: number): number | null {
     const { a, b, scratch } = internals.intern(old, neu);
-    return bitParallel(scratch, a, b, maskBits);
+    return bitParallel(scratch, a, b, maskBits, lower);
   },
   sparse(old: string[], neu: string[], most: number): [number, number] {
     const { a, b, scratch } = internals.intern(old, neu);

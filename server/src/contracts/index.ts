@@ -2,6 +2,6 @@
 export * from './types';
 export { symbolInfos, tagVocabulary, isSymbolCall, toolsByDecl, typeContext, type SymbolInfo, type ToolInfo, type Issue, type ContractOptions } from './symbols';
 export { contractDoc, typeText } from './doc';
-export { typeSource, defaultSource } from './callable';
+export { typeSource } from './callable';
 export { cleandoc } from '../model/docstring';
 export { scopeOf, type ModuleLoader, type ModuleScope } from './scope';

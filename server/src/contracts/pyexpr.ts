@@ -3,7 +3,7 @@
 // (`_contract_ast`) parses every postponed or string annotation with `ast`, so contracts do the same
 // with the annotation text the model holds; nothing is evaluated.
 import { evalNumber, evalStringLiteral } from '../model/literals';
-import { pyFloatRepr, pyStrRepr, pyBytesRepr } from './pyrepr';
+import { constantValue, pyRepr } from './pyvalue';
 
 export type Expr =
   | { type: 'Name'; id: string }
@@ -11,7 +11,8 @@ export type Expr =
   | { type: 'Subscript'; value: Expr; slice: Expr }
   | { type: 'Tuple'; elts: Expr[]; parens: boolean }
   | { type: 'List'; elts: Expr[] }
-  | { type: 'Dict'; keys: Expr[]; values: Expr[] }
+  /** A `**mapping` entry has a null key, as in Python's ast. */
+  | { type: 'Dict'; keys: (Expr | null)[]; values: Expr[] }
   | { type: 'Set'; elts: Expr[] }
   | { type: 'Constant'; kind: 'str'; value: string }
   | { type: 'Constant'; kind: 'bytes'; value: string }
@@ -31,6 +32,18 @@ interface Token {
 
 const OPS = ['**', '//', '->', '...', '<<', '>>', '==', '!=', '<=', '>=', '|', '&', '^', '+', '-', '*', '/', '%', '@', '~', '(', ')', '[', ']', '{', '}', ',', ':', '.', '=', '<', '>'];
 
+// Sticky patterns: each is tried at one offset (`lastIndex`), so tokenizing stays linear in the text.
+const STRING_START = /(?:[rRbBuU]|[rR][bB]|[bB][rR])?('\'\'\'|"""|'|")/y;
+const FSTRING_START = /(?:[fF][rR]?|[rR][fF])['"]/y;
+const NUMBER = /(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?)[jJ]?/y;
+const NAME = /[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/uy;
+
+function matchAt(re: RegExp, src: string, i: number): RegExpExecArray | null {
+  re.lastIndex = i;
+  return re.exec(src);
+}
+
+/** Tokens of an expression; undefined where Python's tokenizer fails (or for f-strings, which are not types). Comments are skipped. */
 function tokenize(src: string): Token[] | undefined {
   const out: Token[] = [];
   let i = 0;
@@ -44,14 +57,19 @@ function tokenize(src: string): Token[] | undefined {
       i += 2;
       continue;
     }
-    if (c === '#') return undefined;
-    const str = /^(?:[rRbBuU]|[rR][bB]|[bB][rR])?('''|"""|'|")/.exec(src.slice(i));
+    if (c === '#') {
+      // A comment runs to the end of its line (inside brackets the expression goes on after it).
+      while (i < src.length && src[i] !== '\n' && src[i] !== '\r') i++;
+      continue;
+    }
+    if (matchAt(FSTRING_START, src, i)) return undefined;
+    const str = matchAt(STRING_START, src, i);
     if (str) {
       const quote = str[1];
       let j = i + str[0].length;
       while (j < src.length && !src.startsWith(quote, j)) {
         if (src[j] === '\\') j++;
-        else if (quote.length === 1 && src[j] === '\n') return undefined;
+        else if (quote.length === 1 && (src[j] === '\n' || src[j] === '\r')) return undefined;
         j++;
       }
       if (j >= src.length) return undefined;
@@ -59,14 +77,16 @@ function tokenize(src: string): Token[] | undefined {
       i = j + quote.length;
       continue;
     }
-    if (/[fF]/.test(c) && /^[fF][rR]?['"]|^[rR][fF]['"]/.test(src.slice(i))) return undefined; // f-strings: not a type
-    const num = /^(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?)[jJ]?/.exec(src.slice(i));
-    if (num && /[\d.]/.test(c) && !(c === '.' && !/\d/.test(src[i + 1] ?? ''))) {
+    if (/[\d.]/.test(c) && !(c === '.' && !/\d/.test(src[i + 1] ?? ''))) {
+      const num = matchAt(NUMBER, src, i);
+      if (!num) return undefined;
+      // `1if`, `0x1g`: a number runs straight into a name (Python rejects most of these).
+      if (/[\p{L}\p{Nl}_\d]/u.test(src[i + num[0].length] ?? '')) return undefined;
       out.push({ kind: 'number', text: num[0] });
       i += num[0].length;
       continue;
     }
-    const name = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/u.exec(src.slice(i));
+    const name = matchAt(NAME, src, i);
     if (name) {
       out.push({ kind: 'name', text: name[0] });
       i += name[0].length;
@@ -85,9 +105,22 @@ const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else', 'lambda'
 
 class ParseError extends Error {}
 
+/** Python's tokenizer refuses more than 200 nested brackets; unary chains count too (each is a level of recursion here). */
+const MAX_NESTING = 200;
+/** Deeper trees are refused: every later pass (unparse, evaluation, TypeSpec) recurses over the tree. */
+const MAX_TREE_DEPTH = 400;
+
 class Parser {
   private pos = 0;
+  private nesting = 0;
   constructor(private toks: Token[]) {}
+
+  private enter(): void {
+    if (++this.nesting > MAX_NESTING) throw new ParseError('too deeply nested');
+  }
+  private leave(): void {
+    this.nesting--;
+  }
 
   private peek(): Token {
     return this.toks[this.pos];
@@ -161,7 +194,10 @@ class Parser {
   private factor = (): Expr => {
     if (this.peek().kind === 'op' && ['-', '+', '~'].includes(this.peek().text)) {
       const op = this.next().text;
-      return { type: 'UnaryOp', op, operand: this.factor() };
+      this.enter();
+      const operand = this.factor();
+      this.leave();
+      return { type: 'UnaryOp', op, operand };
     }
     return this.power();
   };
@@ -170,7 +206,10 @@ class Parser {
     const base = this.primary();
     if (this.isOp('**')) {
       this.pos++;
-      return { type: 'BinOp', op: '**', left: base, right: this.factor() };
+      this.enter();
+      const right = this.factor();
+      this.leave();
+      return { type: 'BinOp', op: '**', left: base, right };
     }
     return base;
   }
@@ -185,11 +224,14 @@ class Parser {
         e = { type: 'Attribute', value: e, attr: n.text };
       } else if (this.isOp('[')) {
         this.pos++;
+        this.enter();
         const slice = this.sliceList();
         this.expect(']');
+        this.leave();
         e = { type: 'Subscript', value: e, slice };
       } else if (this.isOp('(')) {
         this.pos++;
+        this.enter();
         const args: Expr[] = [];
         const keywords: { arg?: string; value: Expr }[] = [];
         while (!this.isOp(')')) {
@@ -207,6 +249,7 @@ class Parser {
           this.pos++;
         }
         this.expect(')');
+        this.leave();
         e = { type: 'Call', func: e, args, keywords };
       } else {
         return e;
@@ -253,74 +296,97 @@ class Parser {
       }
       case 'op':
         if (t.text === '...') return { type: 'Constant', kind: 'Ellipsis' };
-        if (t.text === '(') {
-          if (this.isOp(')')) {
-            this.pos++;
-            return { type: 'Tuple', elts: [], parens: true };
-          }
-          const inner = this.exprList();
-          this.expect(')');
-          return inner.type === 'Tuple' ? { ...inner, parens: true } : inner;
-        }
-        if (t.text === '[') {
-          const elts: Expr[] = [];
-          while (!this.isOp(']')) {
-            elts.push(this.expr());
-            if (!this.isOp(',')) break;
-            this.pos++;
-          }
-          this.expect(']');
-          return { type: 'List', elts };
-        }
-        if (t.text === '{') {
-          if (this.isOp('}')) {
-            this.pos++;
-            return { type: 'Dict', keys: [], values: [] };
-          }
-          const first = this.expr();
-          if (this.isOp(':')) {
-            this.pos++;
-            const keys = [first];
-            const values = [this.expr()];
-            while (this.isOp(',')) {
-              this.pos++;
-              if (this.isOp('}')) break;
-              keys.push(this.expr());
-              this.expect(':');
-              values.push(this.expr());
-            }
-            this.expect('}');
-            return { type: 'Dict', keys, values };
-          }
-          const elts = [first];
-          while (this.isOp(',')) {
-            this.pos++;
-            if (this.isOp('}')) break;
-            elts.push(this.expr());
-          }
-          this.expect('}');
-          return { type: 'Set', elts };
+        if (t.text === '(' || t.text === '[' || t.text === '{') {
+          this.enter();
+          const e = this.bracket(t.text);
+          this.leave();
+          return e;
         }
         throw new ParseError('op');
       default:
         throw new ParseError('end');
     }
   }
+
+  /** A parenthesised expression or tuple, a list, a dict or a set display, after its opening bracket. */
+  private bracket(open: string): Expr {
+    if (open === '(') {
+      if (this.isOp(')')) {
+        this.pos++;
+        return { type: 'Tuple', elts: [], parens: true };
+      }
+      const inner = this.exprList();
+      this.expect(')');
+      return inner.type === 'Tuple' ? { ...inner, parens: true } : inner;
+    }
+    if (open === '[') {
+      const elts: Expr[] = [];
+      while (!this.isOp(']')) {
+        elts.push(this.expr());
+        if (!this.isOp(',')) break;
+        this.pos++;
+      }
+      this.expect(']');
+      return { type: 'List', elts };
+    }
+    if (this.isOp('}')) {
+      this.pos++;
+      return { type: 'Dict', keys: [], values: [] };
+    }
+    const splat = this.isOp('**');
+    if (splat) this.pos++;
+    const first = splat ? this.bitor() : this.expr();
+    if (splat || this.isOp(':')) {
+      if (!splat) this.pos++;
+      const keys: (Expr | null)[] = [splat ? null : first];
+      const values = [splat ? first : this.expr()];
+      while (this.isOp(',')) {
+        this.pos++;
+        if (this.isOp('}')) break;
+        if (this.isOp('**')) {
+          this.pos++;
+          keys.push(null);
+          values.push(this.bitor());
+          continue;
+        }
+        keys.push(this.expr());
+        this.expect(':');
+        values.push(this.expr());
+      }
+      this.expect('}');
+      return { type: 'Dict', keys, values };
+    }
+    const elts = [first];
+    while (this.isOp(',')) {
+      this.pos++;
+      if (this.isOp('}')) break;
+      elts.push(this.expr());
+    }
+    this.expect('}');
+    return { type: 'Set', elts };
+  }
 }
 
 function numberConstant(text: string): Expr {
   const n = evalNumber(text);
   if (!n) throw new ParseError('number');
-  if (n.kind === 'int') return { type: 'Constant', kind: 'int', value: parseIntExact(text) };
-  return { type: 'Constant', kind: n.kind, value: n.value };
+  if (n.kind !== 'int') return { type: 'Constant', kind: n.kind, value: n.value };
+  const value = parseIntExact(text);
+  // `012`: leading zeros are a SyntaxError in Python 3 (except for zero itself).
+  if (value === undefined || /^0\d*[1-9]/.test(text.replace(/_/g, ''))) throw new ParseError('number');
+  return { type: 'Constant', kind: 'int', value };
 }
 
-/** An int literal's exact value (any base, underscores). */
-export function parseIntExact(text: string): bigint {
+/** An int literal's exact value (any base, underscores), or undefined when the text is not one. */
+export function parseIntExact(text: string): bigint | undefined {
   const s = text.replace(/_/g, '').trim();
-  if (/^0[oO]/.test(s)) return BigInt('0o' + s.slice(2));
-  if (/^0[xXbB]/.test(s)) return BigInt(s.toLowerCase());
-  return BigInt(s);
+  try {
+    if (/^0[oO]/.test(s)) return BigInt('0o' + s.slice(2));
+    if (/^0[xXbB]/.test(s)) return BigInt(s.toLowerCase());
+    return BigInt(s);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parses an expression as `ast.parse(text, mode="eval").body` would; undefined where Python raises SyntaxError (or for forms this subset does not cover). */
@@ -342,10 +408,49 @@ function parseUncached(text: string): Expr | undefined {
   const toks = tokenize(text);
   if (!toks || toks.length === 1) return undefined;
   try {
-    return new Parser(toks).parseEval();
+    const e = new Parser(toks).parseEval();
+    return treeDepth(e) <= MAX_TREE_DEPTH ? e : undefined;
   } catch (e) {
-    if (e instanceof ParseError) return undefined;
+    // A RangeError is the stack running out on input deeper than the limits foresee: still no tree.
+    if (e instanceof ParseError || e instanceof RangeError) return undefined;
     throw e;
+  }
+}
+
+/** The depth of a tree, without recursion (a long `a | b | c ...` chain is a deep left spine). */
+function treeDepth(root: Expr): number {
+  let max = 0;
+  const stack: [Expr, number][] = [[root, 1]];
+  while (stack.length) {
+    const [e, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (max > MAX_TREE_DEPTH) return max;
+    for (const c of children(e)) stack.push([c, d + 1]);
+  }
+  return max;
+}
+
+function children(e: Expr): Expr[] {
+  switch (e.type) {
+    case 'Attribute':
+    case 'Starred':
+      return [e.value];
+    case 'Subscript':
+      return [e.value, e.slice];
+    case 'Tuple':
+    case 'List':
+    case 'Set':
+      return e.elts;
+    case 'Dict':
+      return [...e.keys.filter((k): k is Expr => k !== null), ...e.values];
+    case 'BinOp':
+      return [e.left, e.right];
+    case 'UnaryOp':
+      return [e.operand];
+    case 'Call':
+      return [e.func, ...e.args, ...e.keywords.map((k) => k.value)];
+    default:
+      return [];
   }
 }
 
@@ -386,7 +491,7 @@ function up(e: Expr, level: number): string {
     case 'Set':
       return `{${e.elts.map((x) => up(x, TEST)).join(', ')}}`;
     case 'Dict':
-      return `{${e.keys.map((k, i) => `${up(k, TEST)}: ${up(e.values[i], TEST)}`).join(', ')}}`;
+      return `{${e.keys.map((k, i) => (k === null ? `**${up(e.values[i], 6)}` : `${up(k, TEST)}: ${up(e.values[i], TEST)}`)).join(', ')}}`;
     case 'Constant':
       return constantRepr(e);
     case 'BinOp': {
@@ -410,24 +515,9 @@ function up(e: Expr, level: number): string {
   }
 }
 
+/** `ast.unparse` of a constant: its repr, except `...` for Ellipsis and 1e309 for an infinite float. */
 function constantRepr(e: Extract<Expr, { type: 'Constant' }>): string {
-  switch (e.kind) {
-    case 'None':
-      return 'None';
-    case 'Ellipsis':
-      return '...';
-    case 'bool':
-      return e.value ? 'True' : 'False';
-    case 'int':
-      return e.value.toString();
-    case 'float':
-      // ast.unparse writes inf as 1e309.
-      return Number.isFinite(e.value) ? pyFloatRepr(e.value) : '1e309';
-    case 'complex':
-      return Number.isFinite(e.value) ? pyFloatRepr(e.value, false) + 'j' : '1e309j';
-    case 'str':
-      return pyStrRepr(e.value);
-    case 'bytes':
-      return pyBytesRepr(e.value);
-  }
+  if (e.kind === 'Ellipsis') return '...';
+  if ((e.kind === 'float' || e.kind === 'complex') && !Number.isFinite(e.value)) return e.kind === 'float' ? '1e309' : '1e309j';
+  return pyRepr(constantValue(e))!;
 }

@@ -4,7 +4,9 @@
 import { isKnown, methodPatches, resolve, sdkCall } from '../model/sdk';
 import type { Argument, Call, ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
 import { bindArguments, isIdentifier } from '../rules/util';
-import { callableContract, functionSource, type CallableSource, type ParamSource } from './callable';
+import { callableContract, factoryDefault, functionSource, type CallableSource, type ParamSource } from './callable';
+import { valueOfText } from './constants';
+import { isUnknown } from './pyvalue';
 import { contractDoc } from './doc';
 import { cleandoc, isBlankDoc } from '../model/docstring';
 import {
@@ -23,7 +25,7 @@ import { pyStrRepr } from './pyrepr';
 import { qualified, scopeOf, type ModuleLoader, type ModuleScope } from './scope';
 import { dataclassFields, fieldDefault, type TypeContext } from './typespec';
 import { isDataclass } from './scope';
-import { T2_TAGS, T4_TAGS, type CallableContract, type Contract, type ContractFormat } from './types';
+import { T2_TAGS, T4_TAGS, type CallableContract, type Contract, type ContractFormat, type UnknownPart } from './types';
 
 export interface ContractOptions {
   format: ContractFormat;
@@ -61,6 +63,8 @@ export interface ToolInfo {
   declUri?: string;
   /** A member that has an explicit activity (`@vis.method(activity=...)`), for SYM-008. */
   hasActivity: boolean;
+  /** The parts of `contract` that are not statically known, and why (computed with the contract). */
+  unknowns: UnknownPart[];
 }
 
 export interface SymbolInfo {
@@ -74,6 +78,8 @@ export interface SymbolInfo {
   issues: Issue[];
   /** Why no contract could be built, for the hover. */
   unknownReason?: string;
+  /** Tools (or namespace members) of this Symbol whose contract is not known, with the reason: empty when every tool is known. */
+  unknownTools: UnknownPart[];
 }
 
 const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden', 'activity'];
@@ -112,7 +118,41 @@ export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
   if (model.generation !== 'G2' && model.generation !== 'G3') return [];
   const scope = scopeOf(model, { path: opts.path, entry: opts.entry ?? true });
   const ctx = typeContext(opts.loader);
-  return model.calls.filter(isSymbolCall).map((call) => analyseSymbol(scope, call, opts, ctx));
+  return model.calls.filter(isSymbolCall).map((call) => {
+    try {
+      return withUnknownTools(analyseSymbol(scope, call, opts, ctx), scope, ctx);
+    } catch (e) {
+      // One Symbol that trips the analysis must not take the file's other Symbols with it.
+      const reason = `internal error, not analysed: ${e instanceof Error ? e.message : String(e)}`;
+      return { call, form: 'unknown', tools: [], issues: [], unknownReason: reason, unknownTools: [{ where: call.args[0]?.value.text ?? 'vis.Symbol(...)', reason }] };
+    }
+  });
+}
+
+/** A Symbol without a contract is one unknown tool, named by its argument; a partial namespace lists its unknown members. */
+function withUnknownTools(info: SymbolInfo, scope: ModuleScope, ctx: TypeContext): SymbolInfo {
+  // `contract` is a lazy getter: only whether there is one is asked here, so rules never pay for contracts.
+  if (info.unknownReason && !Object.prototype.hasOwnProperty.call(info, 'contract') && !info.issues.some((i) => i.rule !== 'SYM-008')) {
+    const fn = info.call.args[0];
+    info.unknownReason = targetReason(scope, info.call, ctx) ?? info.unknownReason;
+    info.unknownTools.unshift({ where: info.name ?? fn?.value.text ?? 'vis.Symbol(...)', reason: info.unknownReason });
+  }
+  return info;
+}
+
+/** Why the first argument of a Symbol is not known, from what it is: a splat, a call result, a name or attribute that cannot be followed. */
+function targetReason(scope: ModuleScope, call: Call, ctx: TypeContext): string | undefined {
+  const splat = call.args.find((a) => a.splat);
+  if (splat) return `its arguments come from a \`${splat.splat}\` splat (\`${splat.value.text}\`), so the exported callable is not known statically`;
+  const fn = call.args.find((a) => a.name === 'fn') ?? call.args.find((a) => a.name === undefined);
+  if (!fn) return undefined;
+  const v = fn.value;
+  if (v.kind === 'call') return `its first argument is a call result (\`${v.text.length > 60 ? v.text.slice(0, 57) + '...' : v.text}\`): Vis exports whatever the call returns when the module runs`;
+  if (v.kind === 'name' || v.kind === 'attribute') {
+    const r = valueOfText(v.text, scope, ctx);
+    if (isUnknown(r)) return r.reason;
+  }
+  return undefined;
 }
 
 export function typeContext(loader?: ModuleLoader): TypeContext {
@@ -132,11 +172,11 @@ export function typeContext(loader?: ModuleLoader): TypeContext {
 }
 
 function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ctx: TypeContext): SymbolInfo {
-  const info: SymbolInfo = { call, form: 'unknown', tools: [], issues: [] };
+  const info: SymbolInfo = { call, form: 'unknown', tools: [], issues: [], unknownTools: [] };
   const bound = bindArguments(call, SYMBOL_PARAMS);
   const fnArg = bound?.get('fn');
   if (!bound || !fnArg) {
-    info.unknownReason = 'its arguments are not statically known';
+    info.unknownReason = fnArg ? 'its arguments are not statically known' : 'it has no first argument (a TypeError when the module runs)';
     return info;
   }
   const model = scope.model;
@@ -202,7 +242,7 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
       const source = functionSource(target.scope, target.decl, target.bound);
       const tool = lazyTool(
         { name: publicName, tag, hidden: info.hidden ?? false, decl: target.decl, declUri: target.scope.model.uri, hasActivity: activityGiven },
-        () => callableContract(source, publicName!, tag, cleandoc(doc!), opts.format, ctx),
+        (unknowns) => callableContract(source, publicName!, tag, cleandoc(doc!), opts.format, ctx, unknowns),
         opts.format,
       );
       info.tools.push(tool);
@@ -214,7 +254,7 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
   }
 
   if (target.k === 'unknown' || target.k === 'class') {
-    info.unknownReason = 'the exported object is not statically known';
+    info.unknownReason = target.k === 'class' ? 'the exported object is a class; its contract is not computed' : 'the exported object is not statically known';
     return info;
   }
 
@@ -234,7 +274,7 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
   }
   const root = (nameA.v as Extract<Value, { kind: 'str' }>).value;
   info.name = root;
-  const walk: Walk = { scope, opts, ctx, symbolTag: tag, symbolHidden: info.hidden, range: fnArg.value.range, issues: info.issues, tools: [], complete: true, seen: new Map() };
+  const walk: Walk = { scope, opts, ctx, symbolTag: tag, symbolHidden: info.hidden, range: fnArg.value.range, issues: info.issues, tools: [], complete: true, gaps: info.unknownTools, seen: new Map() };
   traverse(walk, target, root);
   if (walk.complete && walk.tools.length === 0) issue('SYM-015', 'vis.Symbol(object, ...) requires at least one public method', fnArg.value.range);
   info.tools = walk.tools;
@@ -283,7 +323,15 @@ interface Walk {
   issues: Issue[];
   tools: ToolInfo[];
   complete: boolean;
+  /** Members (or parts of the namespace) that are not known, and why. */
+  gaps: UnknownPart[];
   seen: Map<string, string>;
+}
+
+/** Part of the namespace is not known: the contract is partial, and the gap is listed. */
+function gap(w: Walk, where: string, reason: string): void {
+  w.complete = false;
+  if (!w.gaps.some((g) => g.where === where && g.reason === reason)) w.gaps.push({ where, reason });
 }
 
 type Candidate =
@@ -308,7 +356,7 @@ function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string, a
   }
   w.seen.set(obj.identity, path);
   const order = mro(obj.cls, w.ctx);
-  if (!order.complete) w.complete = false;
+  if (!order.complete) gap(w, path, `\`${obj.cls.decl.name}\` has a base class the checker cannot read, so members it inherits are not known`);
   const candidates = new Map<string, Candidate>();
   for (const c of [...order.classes].reverse()) {
     for (const e of classEntries(c)) {
@@ -348,7 +396,7 @@ function traverse(w: Walk, obj: Extract<Obj, { k: 'instance' }>, path: string, a
         ...issueAt(w, cand.at),
       });
     } else {
-      w.complete = false;
+      gap(w, memberPath, `the attribute's value (\`${cand.text.length > 60 ? cand.text.slice(0, 57) + '...' : cand.text}\`) is not statically known`);
     }
   }
 }
@@ -430,7 +478,7 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
     declUri = o.scope.model.uri;
     const meta = methodMeta(o.origin?.scope ?? o.scope, o.origin?.decl ?? o.decl, o.owner);
     if (meta.decorated) {
-      if (!meta.tagKnown) w.complete = false;
+      if (!meta.tagKnown) gap(w, memberPath, 'its `@vis.method(tag=...)` is not a literal');
       tag = meta.tag;
       hidden = meta.hidden ?? false;
       activity = meta.activity;
@@ -453,7 +501,7 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
     if (call?.kind === 'method') src = functionSource(call.owner.scope, call.decl, true);
     doc = classDocOf(o.cls, w.ctx);
   } else {
-    w.complete = false;
+    gap(w, memberPath, o.k === 'callable' ? 'a callable whose signature is not known statically (a partial, a builtin, an imported object)' : 'the member is not statically known');
     return;
   }
   // SYM-016: each member is checked like a function Symbol under its member name.
@@ -462,12 +510,12 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
     return;
   }
   if (!src || tag === undefined || !vocab.includes(tag)) {
-    w.complete = false;
+    gap(w, memberPath, !src ? 'its signature is not known statically' : tag === undefined ? 'its tag is not statically known' : `its tag ${pyStrRepr(tag)} is not in the vocabulary`);
     return;
   }
   const source = src;
   const toolTag = tag;
-  w.tools.push(lazyTool({ name: memberPath, tag, hidden, decl, declUri, hasActivity: activity }, () => callableContract(source, memberPath, toolTag, cleandoc(doc!), w.opts.format, w.ctx), w.opts.format));
+  w.tools.push(lazyTool({ name: memberPath, tag, hidden, decl, declUri, hasActivity: activity }, (unknowns) => callableContract(source, memberPath, toolTag, cleandoc(doc!), w.opts.format, w.ctx, unknowns), w.opts.format));
   void attr;
 }
 
@@ -476,16 +524,33 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
  * and issues, so a file's diagnostics never pay for the TypeSpec mapping and doc rendering of
  * every tool; hover and previews read them.
  */
-function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc'>, make: () => CallableContract, format: ContractFormat): ToolInfo {
+function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, make: (unknowns: UnknownPart[]) => CallableContract, format: ContractFormat): ToolInfo {
   let contract: CallableContract | undefined;
+  let unknowns: UnknownPart[] = [];
   let doc: string | undefined;
+  const compute = () => {
+    if (contract) return contract;
+    unknowns = [];
+    try {
+      contract = make(unknowns);
+    } catch (e) {
+      // The contract builder contains faults part by part; this is the last line: the tool keeps its name.
+      unknowns.push({ where: 'contract', reason: `internal error, not computed: ${e instanceof Error ? e.message : String(e)}` });
+      contract = { version: 1, name: base.name, tag: base.tag, description: '', signature: '', parameters: [], returns: { kind: 'unresolved', name: 'unknown' } };
+    }
+    return contract;
+  };
   return {
     ...base,
     get contract() {
-      return (contract ??= make());
+      return compute();
+    },
+    get unknowns() {
+      compute();
+      return unknowns;
     },
     get doc() {
-      return (doc ??= contractDoc(this.contract, format));
+      return (doc ??= contractDoc(compute(), format));
     },
   };
 }
@@ -507,7 +572,7 @@ function constructorSource(cls: ClassRef, ctx: TypeContext): CallableSource {
       let defaultValue: Value | undefined;
       if (d.has && v) {
         const def = v.kind === 'call' ? v.call.args.find((a) => a.name === 'default') : undefined;
-        defaultValue = v.kind === 'call' && qualified(f.owner, v.call.callee) === 'dataclasses.field' ? (def ? def.value : { kind: 'unknown', range: v.range, text: '<factory>' }) : v;
+        defaultValue = v.kind === 'call' && qualified(f.owner, v.call.callee) === 'dataclasses.field' ? (def ? def.value : factoryDefault(v.range)) : v;
       }
       return { name: f.decl.name, kind: kwOnly ? 'keyword_only' : 'positional_or_keyword', annotation: f.decl.annotation, defaultValue };
     });

@@ -60,6 +60,17 @@ export interface NamespaceContract {
 
 export type Contract = CallableContract | NamespaceContract;
 
+/**
+ * A part of a contract that is not known statically, and why: the part then holds what the SDK gives
+ * in the common case (an opaque type, a null default_source), and hovers and previews say so.
+ */
+export interface UnknownPart {
+  /** The part: "parameter `limit`: default", "returns", "tool". */
+  where: string;
+  /** Why, as a clause: "a call result (`make()`): the value is what the call returns at import time". */
+  reason: string;
+}
+
 export function isNamespace(c: Contract): c is NamespaceContract {
   return (c as NamespaceContract).members !== undefined;
 }

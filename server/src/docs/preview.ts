@@ -30,6 +30,8 @@ export interface PreviewPart {
   /** Whether `body` is model-facing text. Notes count 0 tokens. */
   counted: boolean;
   tokens: number;
+  /** A note whose lines keep their layout (fenced like model-facing text rather than quoted). */
+  fenced?: boolean;
 }
 
 export interface DocsPreview {
@@ -43,6 +45,13 @@ export interface DocsPreview {
 export interface PreviewOptions {
   tools: ToolDocSource;
   routingVersion: RoutingVersion;
+  /** What changed for the model since the last commit (server/src/contracts/diff.ts), shown last. */
+  changes?: PreviewChanges;
+}
+
+export interface PreviewChanges {
+  title: string;
+  text: string;
 }
 
 /** The whole preview: snapshot row, prompt, tools, slash commands. */
@@ -62,12 +71,25 @@ export function previewDocs(analysis: Pick<Analysis, 'model'>, options: PreviewO
   unknown('symbols', 'Tools');
   for (const tool of options.tools.tools(analysis)) {
     const label = `Tool ${tool.name}${tool.hidden ? ' (hidden)' : ''}`;
+    if (tool.unknown !== undefined && !tool.doc) {
+      parts.push(
+        note(
+          `${label}: contract not statically known`,
+          `${where(tool.range)}: ${tool.unknown}. Vis shows the model an apropos row and a doc(name) page for it, which cannot be read without running the module.`,
+        ),
+      );
+      continue;
+    }
     if (!tool.apropos && !tool.doc) {
       parts.push(note(label, 'No docstring: the SDK refuses a tool without one ("it becomes the model-facing doc()"), so the extension does not load.'));
       continue;
     }
     parts.push(counted(`${label}: apropos row`, tool.apropos ? `${tool.name} \u2014 ${tool.apropos}` : tool.name));
     parts.push(counted(`${label}: doc(${tool.name})`, tool.doc));
+    if (tool.unknown !== undefined) {
+      parts.push(note(`${label}: page from the docstring`, `Its contract is not statically known (${tool.unknown}); the page above is the cleaned docstring, while Vis generates it from the contract.`));
+    }
+    if (tool.unknowns?.length) parts.push(note(`${label}: not statically known`, tool.unknowns.map((u) => `- ${u.where}: ${u.reason}`).join('\n')));
   }
 
   unknown('slash_commands', 'Slash commands');
@@ -77,6 +99,8 @@ export function previewDocs(analysis: Pick<Analysis, 'model'>, options: PreviewO
     if (s.usage !== null) lines.push(`Usage: ${s.usage ?? '?'}`);
     parts.push(counted(`Slash command ${command}`, lines.join('\n')));
   }
+  // The comparison keeps its layout (a tool per heading line, its changes indented): fenced, not quoted.
+  if (options.changes) parts.push({ ...note(options.changes.title, options.changes.text.replace(/\n+$/, '')), fenced: true });
   return assemble(`Model-facing docs of ${name ?? basename(model.uri)}`, model, ext, parts);
 }
 
@@ -133,7 +157,7 @@ function assemble(title: string, model: Model, ext: ExtensionInfo, parts: Previe
   ];
   for (const p of parts) {
     lines.push('', `## ${p.title} \u00b7 ${p.counted ? tokensLabel(p.tokens) : 'not counted'}`, '');
-    if (p.counted) {
+    if (p.counted || p.fenced) {
       const fence = '`'.repeat(Math.max(3, ...[...p.body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
       lines.push(`${fence}text`, p.body, fence);
     } else {

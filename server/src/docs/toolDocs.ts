@@ -4,12 +4,12 @@
 // whose contract is not known, get their cleaned docstring.
 import type { Analysis } from '../analysis';
 import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
-import type { ContractFormat } from '../contracts/types';
+import type { ContractFormat, UnknownPart } from '../contracts/types';
 import { cleandoc } from '../model/docstring';
 import { classNamed, flavourOf, functionNamed, qualify, resolve, sdkCall } from '../model/sdk';
 import type { ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
 import { SYMBOL_PARAMS as G1_SYMBOL_PARAMS } from '../rules/g1';
-import { bindArguments, keyword } from '../rules/util';
+import { bindArguments, keyword, pathOf } from '../rules/util';
 import { fieldItems, fieldText, findExtension } from './extension';
 
 export interface ToolDoc {
@@ -23,6 +23,10 @@ export interface ToolDoc {
   doc: string;
   /** Where the tool is declared. */
   range: Range;
+  /** Set when nothing of the tool's contract is statically known: why (its page is then not shown). */
+  unknown?: string;
+  /** Parts of a known contract that are not statically known, and why. */
+  unknowns?: UnknownPart[];
 }
 
 export interface ToolDocSource {
@@ -54,11 +58,19 @@ export function contractToolDocSource(
         if (info && info.tools.length > 0 && info.contract) {
           for (const t of info.tools) {
             const description = 'members' in t.contract ? '' : t.contract.description;
-            out.push({ name: t.name, hidden: t.hidden, apropos: description.split('\n')[0], doc: t.doc, range: item.range });
+            out.push({ name: t.name, hidden: t.hidden, apropos: description.split('\n')[0], doc: t.doc, range: item.range, unknowns: t.unknowns });
           }
-        } else {
-          out.push(...docstringDocs(model, ext, item));
+          // Members of a namespace that are not known: listed, not dropped.
+          for (const u of info.unknownTools) out.push(unknownTool(u.where, u.reason, item.range, info.hidden ?? false));
+          continue;
         }
+        const docs = docstringDocs(model, ext, item);
+        if (info?.unknownTools.length) {
+          // Without a contract the docstring is the closest text to the page, where there is one; said so.
+          if (docs.length) out.push(...docs.map((d) => ({ ...d, unknown: info.unknownTools[0].reason })));
+          else for (const u of info.unknownTools) out.push(unknownTool(u.where, u.reason, item.range, info.hidden ?? false));
+        } else if (info || docs.length) out.push(...docs);
+        else out.push(...undeclared(model, item));
       }
       return out;
     },
@@ -70,9 +82,26 @@ export const docstringToolDocSource: ToolDocSource = {
   tools({ model }) {
     const ext = findExtension(model);
     if (!ext) return [];
-    return (fieldItems(model, ext, 'symbols') ?? []).flatMap((item) => docstringDocs(model, ext, item));
+    return (fieldItems(model, ext, 'symbols') ?? []).flatMap((item) => [...docstringDocs(model, ext, item), ...undeclared(model, item)]);
   },
 };
+
+function unknownTool(name: string, reason: string, range: Range, hidden: boolean): ToolDoc {
+  return { name, hidden, apropos: '', doc: '', range, unknown: reason };
+}
+
+/** An entry of `symbols=` that is not a Symbol declaration the checker can read: a tool (or several) it cannot describe. */
+function undeclared(model: Model, item: Value): ToolDoc[] {
+  if (item.kind === 'call') {
+    const s = sdkCall(item.call);
+    if ((s?.flavour === 'typed' && s.member === 'Symbol') || (s?.flavour === 'g1' && s.member === 'symbol')) return [];
+    return [unknownTool(item.text, `a call result (\`${item.text}\`): the tool or tools it returns are not known statically`, item.range, false)];
+  }
+  if (item.kind === 'name' || item.kind === 'attribute') {
+    return [unknownTool(item.text, `\`${item.text}\` is not bound to a Symbol declaration the checker can read in ${pathOf(model.uri).split('/').pop()}`, item.range, false)];
+  }
+  return [unknownTool(item.text, `\`${item.text}\` is not a Symbol declaration`, item.range, false)];
+}
 
 function docstringDocs(model: Model, ext: NonNullable<ReturnType<typeof findExtension>>, item: Value): ToolDoc[] {
   if (item.kind !== 'call') return [];

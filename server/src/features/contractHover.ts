@@ -6,7 +6,7 @@
 import type { Position } from 'vscode-languageserver/node';
 import { SymbolContractRequest, type SymbolContractParams, type SymbolContractResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
-import { CONTRACT_FORMATS, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec } from '../contracts';
+import { CONTRACT_FORMATS, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
 import type { FunctionDecl, Range } from '../model/types';
 import { analysisOf, programOf, type ServerContext } from './context';
 import { addHoverSource, contains } from './hover';
@@ -56,11 +56,12 @@ export function formatOf(ctx: ServerContext): ContractFormat {
 /** The result of `visAuthoring/symbolContract` for a target. */
 export function contractResult(target: Target | undefined): SymbolContractResult {
   if (!target) return null;
-  if (target.tool) return { contract: target.tool.contract, doc: target.tool.doc };
+  if (target.tool) return { contract: target.tool.contract, doc: target.tool.doc, unknowns: target.tool.unknowns };
   const { info } = target;
   if (!info.contract) return null;
-  if (!isNamespace(info.contract)) return { contract: info.contract, doc: info.tools[0]?.doc ?? '' };
-  return { contract: info.contract, doc: info.tools.map((t) => `${helpHeader(t.contract)}\n\n${t.doc}`).join('\n\n') };
+  if (!isNamespace(info.contract)) return { contract: info.contract, doc: info.tools[0]?.doc ?? '', unknowns: info.tools[0]?.unknowns ?? [] };
+  const unknowns = [...info.unknownTools, ...info.tools.flatMap((t) => t.unknowns.map((u) => ({ where: `${t.name}: ${u.where}`, reason: u.reason })))];
+  return { contract: info.contract, doc: info.tools.map((t) => `${helpHeader(t.contract)}\n\n${t.doc}`).join('\n\n'), unknowns };
 }
 
 /** `Catalog.help` header: `name(signature)` in C1, `name<signature>` in C2/C3 (the signature has its parentheses). */
@@ -84,7 +85,14 @@ function fence(lang: string, text: string): string {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 }
 
-function toolCard(c: CallableContract, hidden: boolean): string {
+/** The parts of a contract that are not statically known, and why: a list under the card. */
+function unknownsBlock(unknowns: readonly UnknownPart[]): string | undefined {
+  if (!unknowns.length) return undefined;
+  const items = unknowns.map((u) => `- ${u.where}: ${u.reason.replace(/\r?\n/g, ' ')}`);
+  return `**Not statically known** (the contract shows what Vis gives in the common case):\n\n${items.join('\n')}`;
+}
+
+function toolCard(c: CallableContract, hidden: boolean, unknowns: readonly UnknownPart[] = []): string {
   const out: string[] = [];
   out.push(`**${code(c.name)}** · Vis tool · tag ${code(c.tag)}${hidden ? ' · hidden' : ''}`);
   out.push(fence('python', helpHeader(c)));
@@ -107,6 +115,8 @@ function toolCard(c: CallableContract, hidden: boolean): string {
     out.push(rows.join('\n'));
   }
   out.push(returnsBlock(c.returns));
+  const notes = unknownsBlock(unknowns);
+  if (notes) out.push(notes);
   return out.join('\n\n');
 }
 
@@ -142,23 +152,25 @@ export function hoverMarkdown(target: Target, format: ContractFormat): string | 
   const { info, tool } = target;
   const parts: string[] = [];
   if (tool) {
-    parts.push(toolCard(tool.contract, tool.hidden));
+    parts.push(toolCard(tool.contract, tool.hidden, tool.unknowns));
     parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(tool.contract, null, 2))));
     parts.push(details(`doc(${cell(tool.name)})`, fence('text', tool.doc)));
     return parts.join('\n\n');
   }
   if (!info.contract) {
-    return info.unknownReason ? `**Vis Symbol** · no contract: ${info.unknownReason}.` : undefined;
+    return info.unknownReason ? `**Vis Symbol** · contract not statically known: ${info.unknownReason}.` : undefined;
   }
   if (!isNamespace(info.contract)) {
     return hoverMarkdown({ info, tool: info.tools[0] }, format);
   }
   parts.push(`**${code(info.contract.name)}** · Vis namespace · ${info.tools.length} member${info.tools.length === 1 ? '' : 's'}`);
   if (info.unknownReason) parts.push(`_Partial: ${info.unknownReason}._`);
+  const gaps = unknownsBlock(info.unknownTools);
+  if (gaps) parts.push(gaps);
   const rows = ['| Member | Tag | Signature |', '| --- | --- | --- |'];
   for (const t of info.tools) rows.push(`| ${codeCell(t.name)}${t.hidden ? ' (hidden)' : ''} | ${t.tag} | ${codeCell(t.contract.signature)} |`);
   parts.push(rows.join('\n'));
-  for (const t of info.tools) parts.push(`---\n\n${toolCard(t.contract, t.hidden)}`);
+  for (const t of info.tools) parts.push(`---\n\n${toolCard(t.contract, t.hidden, t.unknowns)}`);
   parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(info.contract, null, 2))));
   for (const t of info.tools) parts.push(details(`doc(${cell(t.name)})`, fence('text', t.doc)));
   return parts.join('\n\n');

@@ -11,21 +11,28 @@ import {
 } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
 import { findExtension } from '../docs/extension';
-import { previewDocs, previewPrompt, type DocsPreview } from '../docs/preview';
+import { previewDocs, previewPrompt, type DocsPreview, type PreviewChanges } from '../docs/preview';
 import { loadTokenizer } from '../docs/tokens';
 import type { ToolDocSource } from '../docs/toolDocs';
 import { filePathOf } from '../rules/util';
 import { readTextFileSync } from '../../../shared/files';
 import { analysisOf, analysisOfUri, routingVersionOf, type ServerContext } from './context';
+import type { ContractComparer } from './contractDiff';
 
 type Kind = 'docs' | 'prompt';
 
-export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void {
+export function registerPreviews(ctx: ServerContext, tools: ToolDocSource, comparer?: ContractComparer): void {
   // Built anew for each request (milliseconds; token counts are cached by text): a preview depends
   // on the document and also on sibling modules its records come from, which change on their own.
-  const build = (analysis: Pick<Analysis, 'model'>, kind: Kind): DocsPreview => {
-    const options = { tools, routingVersion: routingVersionOf(ctx.settings) };
+  const build = (analysis: Pick<Analysis, 'model'>, kind: Kind, changes?: PreviewChanges): DocsPreview => {
+    const options = { tools, routingVersion: routingVersionOf(ctx.settings), changes };
     return kind === 'docs' ? previewDocs(analysis, options) : previewPrompt(analysis, options);
+  };
+  /** The docs preview ends with what changed since the last commit, where the editor provides commits. */
+  const changes = async (kind: Kind, uri: string): Promise<PreviewChanges | undefined> => {
+    if (kind !== 'docs' || !comparer?.available()) return undefined;
+    const r = await comparer.compare(uri);
+    return { title: r.base ? `Changes since ${r.base}` : 'Changes since the last commit', text: r.text };
   };
 
   /**
@@ -37,6 +44,7 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
     // The token table loads in the background (in slices) after the first analysis; a preview that
     // comes first waits for it, without holding up other requests.
     await loadTokenizer();
+    const diff = await changes(kind, params.uri);
     if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled');
     const doc = ctx.documents.get(params.uri);
     let analysis: Analysis | undefined;
@@ -52,7 +60,7 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource): void
         if (read && !read.ok) why = read.message;
       }
     }
-    const p: DocsPreview | undefined = analysis && build(analysis, kind);
+    const p: DocsPreview | undefined = analysis && build(analysis, kind, diff);
     if (!p) {
       const text = `No preview for ${params.uri}: ${why}.\n`;
       return { text, parts: [], tokens: 0 };

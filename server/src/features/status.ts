@@ -1,8 +1,11 @@
 // The document status request behind the client's language status item.
-import { DocumentStatusRequest, type DocumentStatusParams, type DocumentStatusResult } from '../../../shared/protocol';
+import { DocumentStatusRequest, type ContractUnknown, type DocumentStatusParams, type DocumentStatusResult } from '../../../shared/protocol';
+import type { Analysis } from '../analysis';
+import type { SymbolInfo } from '../contracts';
 import { analysisOf, type ServerContext } from './context';
 
-export function registerStatus(ctx: ServerContext): void {
+/** `contracts` gives the Symbols of an analysis with their contracts (the ones hovers show). */
+export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysis) => SymbolInfo[] = () => []): void {
   ctx.connection.onRequest(DocumentStatusRequest, (params: DocumentStatusParams): DocumentStatusResult | null => {
     const doc = ctx.documents.get(params.uri);
     const analysis = doc && analysisOf(ctx, doc);
@@ -13,6 +16,20 @@ export function registerStatus(ctx: ServerContext): void {
       millis: Math.round(analysis.millis * 10) / 10,
       errors: analysis.findings.filter((f) => f.severity === 'error').length,
       warnings: analysis.findings.filter((f) => f.severity === 'warning').length,
+      unknownTools: unknownTools(contracts(analysis)),
     };
   });
+}
+
+/** Each tool whose contract is not (fully) known statically: by name, with the first reason. */
+export function unknownTools(infos: SymbolInfo[]): ContractUnknown[] {
+  const out: ContractUnknown[] = [];
+  for (const info of infos) {
+    for (const u of info.unknownTools) out.push(u);
+    for (const t of info.tools) {
+      const [first, ...rest] = t.unknowns;
+      if (first) out.push({ where: t.name, reason: `${first.where}: ${first.reason}${rest.length ? ` (and ${rest.length} more)` : ''}` });
+    }
+  }
+  return out;
 }

@@ -38,6 +38,7 @@ import {
 } from './manifest';
 import { ModuleStore } from './modules';
 import { ParserFault, guarded } from '../parse/parser';
+import { unsliced } from '../slices';
 import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
 
 /** The text of a module open in an editor, by its canonical URI; `uri` is the editor's own spelling of it. */
@@ -473,7 +474,8 @@ export class Program {
       this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
       const file = filePathOf(uri);
       try {
-        j.infos = symbolInfos(j.analysis.model, { format: j.format, loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+        // Joins run to their end in a sliced job (the modules they read too).
+        j.infos = unsliced(() => symbolInfos(j.analysis.model, { format: j.format, loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' }));
       } catch {
         // A fault in the static analysis must not take the module's other results down with it.
         j.infos = [];
@@ -491,14 +493,14 @@ export class Program {
       const model = j.analysis.model;
       try {
         // Rules may read parts of the model lazily (parameters parse on first use): contained too.
-        j.findings = guarded(() =>
+        j.findings = unsliced(() => guarded(() =>
           runRules(model, this.overrides, allRules, {
             contractFormat: j.format,
             role: this.role(uri),
             symbols: () => this.symbols(uri),
             resolver: { loader: j.loader },
           }),
-        );
+        ));
       } catch (e) {
         if (!(e instanceof ParserFault)) throw e;
         // The file gets one finding that says so, in place of the rest.

@@ -404,6 +404,55 @@ export const checks: Check[] = [
     },
   },
   {
+    name: 'compare contracts: Compare Contracts with HEAD and the docs preview show unsaved edits of the entry and its models against the commit',
+    timeoutMs: 60000,
+    async run(t) {
+      const entry = await t.open('compare/extension.py');
+      const models = await t.open('compare/models.py');
+      const source = entry.document.uri;
+      // Unsaved edits: a new required keyword-only parameter, and a field removed from the returned record.
+      const sig = t.find(entry.document, 'query: str, limit: int = 10');
+      const score = t.find(models.document, '    score: float');
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(source, new vscode.Range(sig, sig.translate(0, 'query: str, limit: int = 10'.length)), 'query: str, *, page: int, limit: int = 10');
+      edit.delete(models.document.uri, new vscode.Range(score, score.translate(1, -score.character)));
+      assert.ok(await vscode.workspace.applyEdit(edit), 'the edits were not applied');
+      const t0 = Date.now();
+      await vscode.window.showTextDocument(entry.document);
+      await vscode.commands.executeCommand('visAuthoring.compareContractsWithHead');
+      const isDiff = (u: vscode.Uri) => u.scheme === 'vis-contract-diff' && new URLSearchParams(u.query).get('source') === source.toString();
+      const diff = await t.waitForDocument('the contract comparison', isDiff, (text) => text.startsWith('Contract changes since HEAD ('), 30000);
+      const comparedMs = Date.now() - t0;
+      await vscode.commands.executeCommand('visAuthoring.previewDocs', source.toString());
+      const isPreview = (u: vscode.Uri) => u.scheme === 'vis-preview' && new URLSearchParams(u.query).get('source') === source.toString() && new URLSearchParams(u.query).get('kind') === 'docs';
+      const preview = await t.waitForDocument('the docs preview with its changes section', isPreview, (text) => text.includes('## Changes since HEAD ('), 30000);
+      const observed = {
+        comparedMs,
+        diff: diff.getText(),
+        previewSection: preview.getText().slice(preview.getText().indexOf('## Changes since')),
+      };
+      for (const ed of [entry, models]) {
+        await vscode.window.showTextDocument(ed.document);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+      return expect(observed, (o) => {
+        const label = /^Contract changes since (HEAD \([0-9a-f]{7}\))/.exec(o.diff)?.[1];
+        assert.ok(label, 'the comparison names the commit');
+        const expected = [
+          `Contract changes since ${label}: 1 tool changed; 3 breaking changes.`,
+          '',
+          'search',
+          '  BREAKING parameter page: int added (required): calls without it fail',
+          '  BREAKING parameter limit: positional_or_keyword → keyword_only: it can no longer be passed by position',
+          '  BREAKING field Page.score (returns) removed',
+          '',
+        ].join('\n');
+        assert.equal(o.diff, expected);
+        assert.equal(o.previewSection, `## Changes since ${label} · not counted\n\n\`\`\`text\n${expected}\`\`\`\n`);
+      });
+    },
+  },
+  {
     name: 'routing: prompt.routing with an unknown verb is ROUTE-001; the hover renders a valid call',
     async run(t) {
       const editor = await t.open('routing.py');
