@@ -5,6 +5,7 @@ import {
   LSPErrorCodes,
   ProposedFeatures,
   ResponseError,
+  type Message,
   type RequestMessage,
   TextDocuments,
   TextDocumentSyncKind,
@@ -22,18 +23,31 @@ import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
 import { Scheduler } from './features/scheduler';
 import type { ServerContext, Settings } from './features/context';
-import { FileAccess, defaultSettings, textOf } from './features/context';
+import { FileAccess, defaultSettings, settingsFrom, textOf } from './features/context';
 import { initParser, onParserReady } from './parse/parser';
 import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
 import { registerContractDiff } from './features/contractDiff';
 import { filePathOf } from './rules/util';
 import { globalExtensionsDir } from './workspace/discovery';
 import { Workspace } from './workspace/workspace';
+import { FrameChecker } from './framing';
+import { format } from 'node:util';
 
 // A request cancelled ($/cancelRequest) before it is handled is answered at once with RequestCancelled.
-const connection = createConnection(ProposedFeatures.all, {
-  cancelUndispatched: (message) => ({ jsonrpc: '2.0', id: (message as RequestMessage).id, error: new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled').toJson() }),
-});
+const strategy = {
+  cancelUndispatched: (message: Message) => ({ jsonrpc: '2.0', id: (message as RequestMessage).id, error: new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled').toJson() }),
+};
+// Over stdio, frames are checked before vscode-jsonrpc reads them (a bad header is dropped, not a
+// stall), and console output goes to the client's log, never into the protocol stream.
+const stdio = process.argv.includes('--stdio');
+const connection = stdio
+  ? createConnection(ProposedFeatures.all, process.stdin.pipe(new FrameChecker((m) => connection.console.warn(`[${PRODUCT}] ${m}`))), process.stdout, strategy)
+  : createConnection(ProposedFeatures.all, strategy);
+if (stdio) {
+  for (const level of ['log', 'info', 'debug', 'warn', 'error'] as const) {
+    console[level] = (...args: unknown[]) => connection.console[level === 'debug' ? 'log' : level](format(...args));
+  }
+}
 const documents = new TextDocuments(TextDocument);
 // Which version of each open document the programs see (large ones are analysed in slices); it follows
 // the documents before any feature does.
@@ -70,6 +84,7 @@ let canFollowFolders = false;
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
+  ctx.clientCapabilities = params.capabilities;
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;
   canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
@@ -124,8 +139,10 @@ async function pullSettings(refresh: boolean): Promise<void> {
   if (s) applySettings(s, refresh, interpreter);
 }
 
-function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
-  ctx.settings = { ...defaultSettings(), ...s };
+function applySettings(s: unknown, refresh: boolean, interpreter?: string): void {
+  const { settings, problems } = settingsFrom(s);
+  for (const p of problems) ctx.log(p);
+  ctx.settings = settings;
   ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatOf(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
   if (refresh) diagnostics.refreshAll();
 }
@@ -139,7 +156,7 @@ registerRouting(ctx);
 registerLineChanges(connection);
 const comparer = registerContractDiff(ctx, contracts, () => clientProvidesCommits);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))), comparer);
+registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))), comparer, (analysis) => contracts.steps(analysis, formatOf(ctx)));
 
 // After two parser faults in a row no parser is ready for a moment; when a fresh one is, every open
 // document is analysed again.

@@ -1,6 +1,6 @@
 // What every feature provider gets: the connection, the open documents, the workspace programs and the settings.
 import path from 'node:path';
-import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { ClientCapabilities, Connection, TextDocuments } from 'vscode-languageserver/node';
 import { filePathOf } from '../rules/util';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_MAX_FILE_SIZE, type Analysis } from '../analysis';
@@ -28,6 +28,39 @@ export function defaultSettings(): Settings {
   return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'C3', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' } };
 }
 
+/**
+ * Settings as the client sent them, each of the wrong type replaced by its default (settings.json is
+ * edited by hand: VS Code only warns about a value its schema does not allow), with what was replaced.
+ */
+export function settingsFrom(raw: unknown): { settings: Settings; problems: string[] } {
+  const d = defaultSettings();
+  const problems: string[] = [];
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { settings: d, problems: raw === null || raw === undefined ? [] : [`visAuthoring: expected an object of settings, got ${JSON.stringify(raw)}; using the defaults`] };
+  const s = { ...(raw as Record<string, unknown>) };
+  const bad = (key: string, expected: string, fallback: unknown) => {
+    problems.push(`visAuthoring.${key}: expected ${expected}, got ${JSON.stringify(s[key])?.slice(0, 80)}; using ${JSON.stringify(fallback)}`);
+    s[key] = fallback;
+  };
+  if ('enable' in s && typeof s.enable !== 'boolean') bad('enable', 'true or false', d.enable);
+  if ('maxFileSize' in s && !(typeof s.maxFileSize === 'number' && s.maxFileSize >= 1000)) bad('maxFileSize', 'a number of at least 1000', d.maxFileSize);
+  for (const key of ['contractFormat', 'langInterfaceVersion'] as const) if (key in s && typeof s[key] !== 'string') bad(key, 'a string', d[key]);
+  if ('diagnostics' in s) {
+    const scope = (s.diagnostics as { scope?: unknown } | null)?.scope;
+    if (scope !== 'workspace' && scope !== 'openFiles') bad('diagnostics', '{"scope": "workspace" | "openFiles"}', d.diagnostics);
+  }
+  if ('severity' in s) {
+    const sev = s.severity;
+    if (!sev || typeof sev !== 'object' || Array.isArray(sev)) bad('severity', 'an object of rule ids', d.severity);
+    else {
+      const levels = ['error', 'warning', 'information', 'hint', 'off'];
+      const kept = Object.fromEntries(Object.entries(sev).filter(([, v]) => levels.includes(v as string)));
+      for (const [id, v] of Object.entries(sev)) if (!(id in kept)) problems.push(`visAuthoring.severity.${id}: expected one of ${levels.join(', ')}, got ${JSON.stringify(v)}; ignored`);
+      s.severity = kept;
+    }
+  }
+  return { settings: { ...d, ...(s as Partial<Settings>) }, problems };
+}
+
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */
 export function routingVersionOf(settings: Settings): RoutingVersion {
   const v: unknown = settings.langInterfaceVersion;
@@ -37,8 +70,10 @@ export function routingVersionOf(settings: Settings): RoutingVersion {
 export interface ServerContext {
   connection: Connection;
   documents: TextDocuments<TextDocument>;
-  /** Which version of each open document the programs see; large documents analysed in slices. */
+  /** Which version of each open document the programs see; every version analysed in slices. */
   scheduler: Scheduler;
+  /** What the client said it supports (set at initialize). */
+  clientCapabilities?: ClientCapabilities;
   workspace: Workspace;
   settings: Settings;
   log(message: string): void;
@@ -78,9 +113,22 @@ export function analysisOfUri(ctx: ServerContext, uri: string): Analysis | undef
   }
 }
 
-/** The current analysis of an open document, or undefined when it is disabled or fails. */
+/** The analysis of an open document the programs see (its last analysed version), or undefined when it is disabled or fails. */
 export function analysisOf(ctx: ServerContext, doc: TextDocument): Analysis | undefined {
   return analysisOfUri(ctx, doc.uri);
+}
+
+/** How long a request waits for its document's current version before it answers from the last analysis. */
+export const READY_WAIT_MS = 60;
+
+/**
+ * For requests: the analysis of an open document's current version when it is ready within
+ * READY_WAIT_MS (a small document's is ready at once), else the last analysis there is (or undefined
+ * before the first one is done).
+ */
+export async function currentAnalysisOf(ctx: ServerContext, doc: TextDocument): Promise<Analysis | undefined> {
+  await ctx.scheduler.whenCurrent(canonicalUri(doc.uri), READY_WAIT_MS);
+  return analysisOf(ctx, doc);
 }
 
 /** Which files that are not open the server may read: those inside a workspace folder, or opened in this session. */
