@@ -189,14 +189,7 @@ export function registerDiagnostics(ctx: ServerContext) {
     return indexing;
   };
 
-  // The first version is published at once, later ones debounced while typing; a version analysed in
-  // slices is published when its analysis is done.
-  ctx.scheduler.onOpened((e) => {
-    if (!e.sliced) publishAffected([e.uri]);
-  });
-  ctx.scheduler.onChanged((e) => {
-    if (!e.sliced) schedule(e.uri);
-  });
+  // A version is published when its analysis is done: the first at once, later ones debounced while typing.
   ctx.scheduler.onAnalysed((e) => {
     if (e.first) publishAffected([e.uri]);
     else schedule(e.uri);

@@ -2,13 +2,13 @@
 import { DocumentStatusRequest, type ContractUnknown, type DocumentStatusParams, type DocumentStatusResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
 import type { SymbolInfo } from '../contracts';
-import { analysisOf, type ServerContext } from './context';
+import { currentAnalysisOf, type ServerContext } from './context';
 
 /** `contracts` gives the Symbols of an analysis with their contracts (the ones hovers show). */
 export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysis) => SymbolInfo[] = () => []): void {
-  ctx.connection.onRequest(DocumentStatusRequest, (params: DocumentStatusParams): DocumentStatusResult | null => {
+  ctx.connection.onRequest(DocumentStatusRequest, async (params: DocumentStatusParams): Promise<DocumentStatusResult | null> => {
     const doc = ctx.documents.get(params.uri);
-    const analysis = doc && analysisOf(ctx, doc);
+    const analysis = doc && (await currentAnalysisOf(ctx, doc));
     if (!analysis) return null;
     return {
       generation: analysis.model.generation ?? null,
