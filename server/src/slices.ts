@@ -176,3 +176,17 @@ export async function runInSlices<T>(uri: string, work: () => T, options: JobOpt
     release(job);
   }
 }
+
+/**
+ * Runs steps (a generator's) in slices of about `sliceMs`, yielding to the event loop between slices;
+ * stops early when `stop` says so.
+ */
+export async function stepsInSlices(steps: Iterable<unknown>, sliceMs = 10, stop?: () => boolean): Promise<void> {
+  let deadline = performance.now() + sliceMs;
+  for (const _ of steps) {
+    if (performance.now() <= deadline) continue;
+    await yieldToEventLoop();
+    if (stop?.()) return;
+    deadline = performance.now() + sliceMs;
+  }
+}

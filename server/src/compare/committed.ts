@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { contractSet, type ContractSet } from '../contracts/diff';
+import { contractSteps } from '../contracts/symbols';
 import type { ContractFormat } from '../contracts/types';
 import { filePathOf } from '../rules/util';
 import { Program } from '../workspace/program';
@@ -28,6 +29,8 @@ export interface Snapshot {
 
 /** Runs the analysis of a round; the server runs it in slices (a committed file can be large), the CLI at once. */
 export type Analyse = <T>(work: () => T) => Promise<T>;
+/** Runs steps (computing contracts); the server runs them in slices, the CLI at once. */
+export type Steps = (steps: Iterable<unknown>) => Promise<void>;
 
 /** The contract set of `entryPath` in a revision. Files already read (a cache) can be passed in `known`. */
 export async function revisionContracts(
@@ -36,6 +39,7 @@ export async function revisionContracts(
   format: ContractFormat,
   known = new Map<string, string | null>(),
   analyse: Analyse = async (work) => work(),
+  steps: Steps = async (s) => void [...s],
 ): Promise<Snapshot> {
   const entry = path.resolve(entryPath);
   const entryUri = pathToFileURL(entry).href;
@@ -64,7 +68,9 @@ export async function revisionContracts(
         return undefined;
       },
     });
-    const set = contractSet(await analyse(() => program.symbols(entryUri)));
+    const infos = await analyse(() => program.symbols(entryUri));
+    await steps(contractSteps(infos));
+    const set = contractSet(infos);
     if (!wanted.size || round >= MAX_ROUNDS) return { set, files };
     let found = false;
     for (const f of wanted) {

@@ -113,6 +113,21 @@ export function isSymbolCall(call: Call): boolean {
   return s?.flavour === 'typed' && s.member === 'Symbol';
 }
 
+/**
+ * Computes the contracts and doc pages of the tools (otherwise computed when first read), one tool a
+ * step, so that a caller can run the steps in slices (the server: `stepsInSlices`) for a file of many tools.
+ */
+export function* contractSteps(infos: SymbolInfo[]): Generator<void> {
+  for (const info of infos) {
+    void info.contract;
+    for (const t of info.tools) {
+      void t.contract;
+      void t.doc;
+      yield;
+    }
+  }
+}
+
 /** Every Symbol declaration in the file, analysed. */
 export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
   if (model.generation !== 'G2' && model.generation !== 'G3') return [];

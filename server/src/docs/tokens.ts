@@ -11,6 +11,7 @@
 // ranks). The merge keeps its candidate pairs in a heap, so a piece of n bytes costs O(n log n): a
 // docstring of 30,000 identical characters is one piece, which the plain quadratic merge takes
 // seconds over. Special-token markers such as `<|endoftext|>` count as the plain text they are.
+import { yieldToEventLoop } from '../slices';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -60,7 +61,8 @@ export function loadTokenizer(): Promise<void> {
       if (parts.length < 2) continue;
       const first = Number.parseInt(parts[1], 10);
       for (let j = 2; j < parts.length; j++) {
-        ranks.set(Buffer.from(parts[j], 'base64').toString('latin1'), first + j - 2);
+        // atob gives the bytes as a latin1 string, as the merge reads them (twice as fast as a Buffer).
+        ranks.set(atob(parts[j]), first + j - 2);
         if ((j & 1023) === 0 && performance.now() > deadline) {
           await yieldNow();
           deadline = performance.now() + SLICE_MS;
@@ -72,7 +74,8 @@ export function loadTokenizer(): Promise<void> {
   return loading;
 }
 
-const yieldNow = () => new Promise((r) => setImmediate(r));
+// Several turns of the event loop: a request needs more than one to be read, handled and answered.
+const yieldNow = yieldToEventLoop;
 
 /** Whether counts can be taken now (the table is loaded). */
 export function tokenizerReady(): boolean {
@@ -90,15 +93,61 @@ export function countTokens(text: string): number {
   const { pattern, ranks } = loaded();
   let n = 0;
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    if (m[0] === '') {
-      pattern.lastIndex++;
-      continue;
-    }
-    const piece = Buffer.from(m[0], 'utf8').toString('latin1');
-    n += ranks.has(piece) ? 1 : mergedLength(piece, ranks);
-  }
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) n += pieceTokens(m[0], pattern, ranks);
   return n;
+}
+
+/** The tokens of one piece of the pre-tokenizing pattern (an empty match moves the pattern on). */
+function pieceTokens(match: string, pattern: RegExp, ranks: Map<string, number>): number {
+  if (match === '') {
+    pattern.lastIndex++;
+    return 0;
+  }
+  const piece = Buffer.from(match, 'utf8').toString('latin1');
+  return ranks.has(piece) ? 1 : mergedLength(piece, ranks);
+}
+
+/**
+ * countTokensCached's count (an estimate past EXACT_CHARS) in slices of about `sliceMs` that yield to
+ * the event loop: a count is the sum of its pieces' counts, so stopping between pieces changes nothing.
+ */
+export async function countTokensInSlices(text: string, sliceMs = SLICE_MS): Promise<number> {
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  await loadTokenizer();
+  const { pattern, ranks } = loaded();
+  // A pattern of its own: another count may run between the slices.
+  const own = new RegExp(pattern.source, pattern.flags);
+  let n = 0;
+  let deadline = performance.now() + sliceMs;
+  const exact = isEstimate(text) ? text.slice(0, EXACT_CHARS) : text;
+  for (let m = own.exec(exact), k = 0; m; m = own.exec(exact), k++) {
+    n += pieceTokens(m[0], own, ranks);
+    if ((k & 255) === 255 && performance.now() > deadline) {
+      await yieldNow();
+      deadline = performance.now() + sliceMs;
+    }
+  }
+  n = scaled(text, n);
+  remember(text, n);
+  return n;
+}
+
+let deferred: Set<string> | undefined;
+
+/**
+ * Runs `work` with counts it asks for (countTokensCached) that are not cached yet taken as 0 and
+ * returned, so that a caller can count them in slices (countTokensInSlices) and run `work` again.
+ */
+export function deferCounts<T>(work: () => T): { result: T; uncounted: string[] } {
+  const outer = deferred;
+  const mine = new Set<string>();
+  deferred = mine;
+  try {
+    return { result: work(), uncounted: [...mine] };
+  } finally {
+    deferred = outer;
+  }
 }
 
 /** How many tokens byte-pair merging leaves of a piece (one character per byte). */
@@ -206,6 +255,20 @@ function heapMerge(piece: string, ranks: Map<string, number>): number {
   return parts;
 }
 
+/**
+ * Characters of one text counted exactly. Past them a count is an estimate: the first EXACT_CHARS counted
+ * and scaled to the whole length (byte-pair merging of a long run of one character costs seconds per
+ * million, and a preview part that long is rare: a pasted blob, a generated docstring).
+ */
+export const EXACT_CHARS = 50_000;
+
+/** Whether the count of a text is an estimate (see EXACT_CHARS). */
+export function isEstimate(text: string): boolean {
+  return text.length > EXACT_CHARS;
+}
+
+const scaled = (text: string, counted: number) => (isEstimate(text) ? Math.round((counted * text.length) / EXACT_CHARS) : counted);
+
 const CACHE_LIMIT = 20_000;
 const cache = new Map<string, number>();
 
@@ -220,8 +283,16 @@ export function countTokensCached(text: string): number {
     cache.set(text, hit);
     return hit;
   }
-  const n = countTokens(text);
+  if (deferred && text !== '') {
+    deferred.add(text);
+    return 0;
+  }
+  const n = scaled(text, countTokens(isEstimate(text) ? text.slice(0, EXACT_CHARS) : text));
+  remember(text, n);
+  return n;
+}
+
+function remember(text: string, n: number): void {
   cache.set(text, n);
   if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  return n;
 }
