@@ -715,14 +715,31 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 const MAX_VALUE_DEPTH = 400;
 let valueDepth = 0;
 
+/**
+ * How many nodes one expression's value may read: a literal past this (a pasted data table of megabytes)
+ * is unknown as a whole, so that reading it takes at most tens of milliseconds. 5,000 `vis.Symbol(fn)`
+ * entries in one `symbols=` list read about 40,000.
+ */
+const MAX_VALUE_NODES = 50_000;
+let valueNodes = 0;
+
+class ValueTooLarge extends Error {}
+
 export function toValue(n: Node): Value {
   if (valueDepth >= MAX_VALUE_DEPTH) {
     const { range, text } = spanOf(n);
     return { kind: 'unknown', range, text };
   }
+  const outermost = valueDepth === 0;
+  if (outermost) valueNodes = 0;
+  else if (++valueNodes > MAX_VALUE_NODES) throw new ValueTooLarge();
   valueDepth++;
   try {
     return readValue(n);
+  } catch (e) {
+    if (!(outermost && e instanceof ValueTooLarge)) throw e;
+    const { range, text } = spanOf(n);
+    return { kind: 'unknown', range, text };
   } finally {
     valueDepth--;
   }
