@@ -35,8 +35,17 @@ export interface DocumentStatusParams {
 export interface DocumentStatusResult {
   /** The SDK generation ('G1' | 'G2' | 'G3'), or null when the file does not use the Vis SDK. */
   generation: string | null;
-  /** True when no registration call tells the generation and it was assumed from the imports. */
+  /** True when no registration call, pin or version-specific member tells the generation and it was assumed from the imports. */
   generationAssumed: boolean;
+  /** The SDK version the file is checked against and what decided it; null when the file does not use the Vis SDK. */
+  sdk?: {
+    /** e.g. `extension.py @f3ef1e26 (G3, C3, 4 tags, settings; newest of the 8 G3 versions that fit)`. */
+    release: string;
+    /** What decided the generation and version, strongest first: `vis-agent>=0.2.45 (the PEP 723 block, line 3)`. */
+    decidedBy: string[];
+    /** The SDK-001 message when the evidence conflicts. */
+    conflict?: string;
+  } | null;
   /** Milliseconds the last analysis took. */
   millis: number;
   errors: number;

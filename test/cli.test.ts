@@ -73,7 +73,7 @@ describe('check CLI', () => {
     const root = path.join(__dirname, '..', 'examples');
     const valid = run('check', path.join(root, 'extensions'));
     // The package probe/ brings its sibling modules (src/probe/__init__.py and models.py) along.
-    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '5 files checked, 0 errors\n']);
+    assert.deepEqual([valid.code, valid.stdout, valid.stderr], [0, '', '6 files checked, 0 errors\n']);
     const broken = run('check', path.join(root, 'broken'));
     const file = path.join(root, 'broken', 'greeter.py');
     assert.equal(broken.code, 1);
@@ -101,10 +101,10 @@ describe('check CLI', () => {
         `${tools}:${p.line(NOTES.tools, 'def save(') + 1}:9: error [SYM-016] vis.Symbol: save needs a docstring - it becomes the model-facing doc()\n`,
       ].join('');
       const r = run('check', p.root);
-      assert.deepEqual([r.code, r.stdout, r.stderr], [1, expected, '4 files checked, 2 errors\n']);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [1, expected, '5 files checked, 2 errors\n']);
       // No path: the current folder, paths relative to it.
       const here = runIn(p.root, 'check');
-      assert.deepEqual([here.code, here.stdout, here.stderr], [1, expected.replaceAll(`${p.root}/`, ''), '4 files checked, 2 errors\n']);
+      assert.deepEqual([here.code, here.stdout, here.stderr], [1, expected.replaceAll(`${p.root}/`, ''), '5 files checked, 2 errors\n']);
     } finally {
       p.remove();
     }
@@ -118,6 +118,39 @@ describe('check CLI', () => {
     const r = run('numstat', before, after);
     assert.deepEqual([r.code, r.stdout, r.stderr], [0, `2\t1\t${after}\n`, '']);
     assert.equal(run('numstat', before).code, 2);
+  });
+
+  it('reads only regular files within the size limit, and one bad file never stops the run', () => {
+    const bad = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-cli-bad-'));
+    try {
+      const at = (name: string) => path.join(bad, name);
+      fs.writeFileSync(at('ok.py'), INVALID);
+      spawnSync('mkfifo', [at('fifo.py')]);
+      fs.symlinkSync(at('loop.py'), at('loop.py'));
+      fs.writeFileSync(at('binary.py'), Buffer.concat([Buffer.from('import vis\n'), Buffer.alloc(200_000, 0)]));
+      // A file past the limit: 3 bytes per character of visAuthoring.maxFileSize (2,000,000).
+      fs.writeFileSync(at('huge.py'), 'import vis\n' + '#'.repeat(6_000_001) + '\n');
+      // 300 nested blocks: Python refuses it (IndentationError), and so is it reported.
+      fs.writeFileSync(at('deep.py'), 'import blockether.vis.extension as vis\n' + Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}if x:\n`).join('') + `${' '.repeat(300)}pass\n`);
+      const r = run('check', '/dev/zero', at('fifo.py'), at('loop.py'), at('binary.py'), at('huge.py'), at('deep.py'), at('ok.py'));
+      assert.equal(r.code, 1);
+      assert.equal(
+        r.stdout,
+        [
+          '/dev/zero:1:1: warning [ANA-001] /dev/zero is a device; only regular files are read',
+          `${at('fifo.py')}:1:1: warning [ANA-001] ${at('fifo.py')} is a named pipe (FIFO); only regular files are read`,
+          `${at('loop.py')}:1:1: warning [ANA-001] ${at('loop.py')}: too many levels of symbolic links (a symlink loop)`,
+          `${at('binary.py')}:1:1: warning [ANA-001] ${at('binary.py')} looks like a binary file (it holds a NUL byte); not read`,
+          `${at('huge.py')}:1:1: warning [ANA-001] ${at('huge.py')} has 6000013 bytes, more than the limit of 6000000; not read`,
+          `${at('deep.py')}:102:1: error [SYN-001] IndentationError: too many levels of indentation`,
+          `${at('ok.py')}:3:62: error [EXT-004] vis.Extension requires description=<non-empty string>`,
+          '',
+        ].join('\n'),
+      );
+      assert.equal(r.stderr, '7 files checked, 2 errors, 5 not analysed\n');
+    } finally {
+      fs.rmSync(bad, { recursive: true, force: true });
+    }
   });
 
   it('exits 2 on bad usage', () => {

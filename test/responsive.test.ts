@@ -72,17 +72,15 @@ describe('publishDiagnostics over stdio: one per document version', () => {
     await settled(server);
     const before = server.published.length;
     void server.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
-    void server.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await server.configure({});
     await settled(server);
     assert.equal(server.published.length, before);
     // Other severities change what the open documents show: each is published once more, same version.
-    server.settings.severity = { 'EXT-005': 'off' };
-    void server.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await server.configure({ severity: { 'EXT-005': 'off' } });
     await settled(server);
     const again = server.published.slice(before).filter((p) => p.uri === uri);
     assert.deepEqual(again.map((p) => [p.version, codes(p)]), [[1, ['EXT-003@2']]]);
-    server.settings.severity = {};
-    void server.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await server.configure({});
     await settled(server);
   });
 

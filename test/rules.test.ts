@@ -163,7 +163,7 @@ const cases: Case[] = [
   {
     rule: 'REG-005',
     bad: '[|import blockether.vis.extension as vis|]\n\next = vis.Extension(name="n", description="d")\n',
-    messages: ['/work/ext/tool.py never called vis.register_extension(...)'],
+    messages: ['/work/ext/tool.py never called vis.register_extension(vis.Extension(...))'],
     good: 'import blockether.vis.extension as vis\n\nclass Items:\n    """Helper module: defines tools for an entry file, registers nothing."""\n',
   },
   {

@@ -52,7 +52,12 @@ export class StatusItem implements vscode.Disposable {
       return;
     }
     this.item.text = status.generationAssumed ? t('Vis {0} (assumed)', status.generation) : t('Vis {0}', status.generation);
-    this.item.detail = t('{0}, {1} · analysed in {2} ms', countOf(status.errors, 'error'), countOf(status.warnings, 'warning'), status.millis) + unknownContracts(status) + host;
+    const sdk = !status.sdk
+      ? ''
+      : status.sdk.conflict
+        ? t(' · SDK {0}, decided by {1} (the evidence conflicts: see SDK-001)', status.sdk.release, status.sdk.decidedBy.join('; '))
+        : t(' · SDK {0}, decided by {1}', status.sdk.release, status.sdk.decidedBy.join('; '));
+    this.item.detail = t('{0}, {1} · analysed in {2} ms', countOf(status.errors, 'error'), countOf(status.warnings, 'warning'), status.millis) + sdk + unknownContracts(status) + host;
     if (status.errors > 0) this.item.severity = vscode.LanguageStatusSeverity.Error;
   }
 

@@ -78,20 +78,30 @@ const scenes = [
       const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
       await page.screenshot({ path: path.join(OUT, 'vscode-hover.png') });
       summary.screenshots.push(path.join(OUT, 'vscode-hover.png'));
-      const want = ['probe · Vis tool · tag observation', 'timeout_s\tfloat | None\tkeyword_only\tNone\tSeconds; None disables the timeout.'];
+      const row = 'timeout_s\tfloat | None\tkeyword_only\tNone\tSeconds; None disables the timeout.';
+      const want = ['probe · Vis tool · tag observation', 'Measure one target.'];
       const observed = {
         lines,
         missing: want.filter((w) => !lines.includes(w)),
-        // The server folds the contract JSON and doc(probe) in <details>; VS Code renders them only when the
-        // client allows HTML in Markdown (otherwise the tags and their labels are dropped).
+        // The compact card: the name, signature and description first, everything else folded.
+        linesBeforeFolds: lines.indexOf('Parameters and returns'),
+        // The server folds the tables, the contract JSON and doc(probe) in <details>; VS Code renders them only
+        // when the client allows HTML in Markdown (otherwise the tags and their labels are dropped).
         summaries: await hover.locator('details > summary').allInnerTexts(),
+        tableShownFolded: lines.includes(row),
         jsonShownFolded: text.includes('"name": "probe"'),
         rawTagsShown: /<\/?(details|summary)>/.test(text),
       };
       const fail = (msg) => Object.assign(new Error(msg), { observed });
-      if (observed.missing.length) throw fail('the hover card lacks expected rows');
-      if (observed.summaries.join('|') !== 'Contract JSON (C3)|doc(probe)') throw fail('the hover has no folded Contract JSON (C3) and doc(probe) sections');
-      if (observed.jsonShownFolded) throw fail('the contract JSON shows while folded');
+      if (observed.missing.length) throw fail('the hover card lacks expected lines');
+      if (observed.linesBeforeFolds < 0 || observed.linesBeforeFolds > 6) throw fail('the compact card shows more than six lines before its folds');
+      if (observed.summaries.join('|') !== 'Parameters and returns|Contract JSON (C3)|doc(probe)') throw fail('the hover has no folded Parameters and returns, Contract JSON (C3) and doc(probe) sections');
+      if (observed.tableShownFolded || observed.jsonShownFolded) throw fail('the tables or the contract JSON show while folded');
+      await hover.locator('details > summary', { hasText: 'Parameters and returns' }).click();
+      await page.waitForFunction((el) => el.innerText.replace(/\u00a0/g, ' ').includes('Seconds; None disables the timeout.'), await hover.elementHandle(), { timeout: 5000 })
+        .catch(() => { throw fail('clicking Parameters and returns did not show the parameter table'); });
+      observed.tableUnfolded = (await textOf()).split('\n').map((l) => l.trim()).includes(row);
+      if (!observed.tableUnfolded) throw fail('the unfolded parameter table lacks the timeout_s row');
       await hover.locator('details > summary', { hasText: 'Contract JSON (C3)' }).click();
       await page.waitForFunction((el) => el.innerText.includes('"name": "probe"'), await hover.elementHandle(), { timeout: 5000 })
         .catch(() => { throw fail('clicking Contract JSON (C3) did not show the JSON'); });

@@ -3,10 +3,10 @@
 // (server/src/workspace/program.ts) joins modules on top of it (imports, Symbol analysis across
 // modules, rules, cross-file checks). Every feature, the CLI and the benchmarks read both through the
 // program, so a module version is parsed and modelled once, whoever asks.
-import type { ContractFormat } from './contracts/types';
 import type { Model } from './model/types';
 import type { SeverityOverrides } from './rules';
 import type { Finding } from './rules/types';
+import type { ContractFormatSetting, VersionPin } from './sdk/profile';
 import { Program } from './workspace/program';
 
 export { DEFAULT_MAX_FILE_SIZE } from './parse/limits';
@@ -36,7 +36,7 @@ export class Analyzer {
   readonly program: Program;
   private texts = new Map<string, { version: number; text: string }>();
 
-  constructor(overrides: SeverityOverrides = {}, contractFormat: ContractFormat = 'C3') {
+  constructor(overrides: SeverityOverrides = {}, contractFormat: ContractFormatSetting = 'auto') {
     this.program = new Program({ open: (uri) => this.texts.get(uri), overrides, contractFormat });
   }
 
@@ -48,9 +48,19 @@ export class Analyzer {
   }
 }
 
-/** A one-off analysis of a text (tests, previews of unopened files): nothing is kept. */
-export function analyzeText(uri: string, text: string, overrides: SeverityOverrides = {}, contractFormat: ContractFormat = 'C3'): Analysis {
-  const program = new Program({ open: (u) => (u === uri ? { version: 1, text } : undefined), overrides, contractFormat, keepTrees: false });
+/**
+ * A one-off analysis of a text (tests, previews of unopened files): nothing is kept. `pins`, when given,
+ * stand for the project's vis-agent pins (what the program reads from pyproject.toml and uv.lock).
+ */
+export function analyzeText(
+  uri: string,
+  text: string,
+  overrides: SeverityOverrides = {},
+  contractFormat: ContractFormatSetting = 'auto',
+  pins?: readonly VersionPin[],
+): Analysis {
+  const evidence = pins && (() => ({ pins: [...pins] }));
+  const program = new Program({ open: (u) => (u === uri ? { version: 1, text } : undefined), overrides, contractFormat, keepTrees: false, evidence });
   const a = program.analysis(uri);
   if (!a) throw new Error(`${uri} could not be analysed`);
   return a;

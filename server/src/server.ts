@@ -13,10 +13,16 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { registerCodeActions } from './features/codeActions';
-import { formatOf, registerContractHover } from './features/contractHover';
+import { formatOf, formatSetting, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerLineChanges } from './changes/handler';
+import { registerInlayHints } from './features/inlayHints';
+import { registerNavigation } from './features/navigation';
+import { registerSymbols } from './features/symbols';
+import { TRIGGER_CHARACTERS, registerCompletion } from './features/completion';
+import { SIGNATURE_TRIGGERS, registerSignatureHelp } from './features/signatureHelp';
+import { registerSdkHover } from './features/sdkHover';
 import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
@@ -81,6 +87,7 @@ let canPullConfiguration = false;
 let clientProvidesCommits = false;
 let canWatchFiles = false;
 let canFollowFolders = false;
+let canRefreshInlayHints = false;
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await initParser();
@@ -89,6 +96,7 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
   clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;
   canWatchFiles = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
   canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
+  canRefreshInlayHints = !!params.capabilities.workspace?.inlayHint?.refreshSupport;
   ctx.workspace.setFolders((params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : [])).flatMap((u) => filePathOf(u) ?? []));
   const options = params.initializationOptions as Partial<Settings> | undefined;
   if (options) applySettings(options, false);
@@ -97,6 +105,15 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
       hoverProvider: true,
+      definitionProvider: true,
+      typeDefinitionProvider: true,
+      referencesProvider: true,
+      inlayHintProvider: true,
+      // The label names our group in the Outline next to a Python language server's.
+      documentSymbolProvider: { label: 'Vis' },
+      workspaceSymbolProvider: true,
+      completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: true },
+      signatureHelpProvider: { triggerCharacters: SIGNATURE_TRIGGERS, retriggerCharacters: ['='] },
       codeLensProvider: { resolveProvider: false },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -143,20 +160,30 @@ function applySettings(s: unknown, refresh: boolean, interpreter?: string): void
   const { settings, problems } = settingsFrom(s);
   for (const p of problems) ctx.log(p);
   ctx.settings = settings;
-  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatOf(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
-  if (refresh) diagnostics.refreshAll();
+  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
+  if (refresh) {
+    diagnostics.refreshAll();
+    if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  }
 }
 
 const diagnostics = registerDiagnostics(ctx);
 registerCodeActions(ctx);
 registerHover(ctx);
 const contracts = registerContractHover(ctx);
-registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx)));
+registerStatus(ctx, (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model)));
 registerRouting(ctx);
+// After the contract and routing cards: the SDK's own names.
+registerSdkHover(ctx);
+registerNavigation(ctx);
+registerInlayHints(ctx);
+registerSymbols(ctx);
+registerCompletion(ctx);
+registerSignatureHelp(ctx);
 registerLineChanges(connection);
 const comparer = registerContractDiff(ctx, contracts, () => clientProvidesCommits);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource(() => formatOf(ctx), (analysis) => contracts.infos(analysis, formatOf(ctx))), comparer, (analysis) => contracts.steps(analysis, formatOf(ctx)));
+registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))), comparer, (analysis) => contracts.steps(analysis, formatOf(ctx, analysis.model)));
 
 // After two parser faults in a row no parser is ready for a moment; when a fresh one is, every open
 // document is analysed again.

@@ -92,6 +92,22 @@ describe('contracts CLI', () => {
     assert.deepEqual(json[0].unknownTools, [{ where: 'make()', reason: 'its first argument is a call result (`make()`): Vis exports whatever the call returns when the module runs' }]);
   });
 
+  it('prints each file in the contract format of the SDK version it is checked against by default', () => {
+    const g2 = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-contracts-g2-'));
+    fs.writeFileSync(
+      path.join(g2, 'g2.py'),
+      'import blockether.vis.extension as vis\n\n\ndef search(q: str, limit: int = 10) -> list[str]:\n    """Search."""\n    return []\n\n\nvis.register(vis.Extension(name="t", description="T", alias="t", symbols=[vis.Symbol(search)]))\n',
+    );
+    try {
+      const auto = run(g2, 'contracts', 'g2.py');
+      assert.deepEqual([auto.code, auto.stdout], [0, 'g2.py\n  search(q, limit=...)\n'], 'vis.register is G2, whose contracts are C1');
+      const c3 = run(g2, 'contracts', '--contract-format', 'C3', 'g2.py');
+      assert.deepEqual([c3.code, c3.stdout], [0, 'g2.py\n  search(q: str, limit: int = 10) -> list[str]\n']);
+    } finally {
+      fs.rmSync(g2, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an unknown revision, a folder outside git and bad options with exit 2', () => {
     const bad = run(dir, 'contracts', '--diff', 'no-such-rev', 'extension.py');
     assert.deepEqual([bad.code, bad.stderr], [2, "git does not know the revision 'no-such-rev'\n"]);

@@ -52,8 +52,8 @@ const cases: Case[] = [
   },
   {
     rule: 'SYM-004',
-    bad: `def f():\n${DOC}s = vis.Symbol(f, "f", "external"${ACT})\n`,
-    expected: ["2:23-2:33 vis.Symbol tag must be observation or mutation, got 'external'"],
+    bad: `def f():\n${DOC}s = vis.Symbol(f, "f", "read"${ACT})\n`,
+    expected: ["2:23-2:29 vis.Symbol tag must be observation or mutation, got 'read'"],
     good: `def f():\n${DOC}s = vis.Symbol(f, "f", "mutation"${ACT})\n`,
     foot: G2FOOT,
   },
@@ -145,8 +145,8 @@ const cases: Case[] = [
   },
   {
     rule: 'MTH-001',
-    bad: `class T:\n    @vis.method(tag="external")\n    def put(self):\n    ${DOC}`,
-    expected: ["1:20-1:30 vis.method tag must be observation or mutation, got 'external'"],
+    bad: `class T:\n    @vis.method(tag="write")\n    def put(self):\n    ${DOC}`,
+    expected: ["1:20-1:27 vis.method tag must be observation or mutation, got 'write'"],
     good: `class T:\n    @vis.method(tag="mutation")\n    def put(self):\n    ${DOC}`,
     foot: G2FOOT,
   },

@@ -4,35 +4,10 @@ import { analyzeText } from '../../server/src/analysis';
 import { initParser } from '../../server/src/parse/parser';
 import type { Range } from '../../server/src/model/types';
 import type { Finding } from '../../server/src/rules/types';
+import { fourslash } from './fourslash';
 
 export function fixture(marked: string): { text: string; ranges: Range[] } {
-  let text = '';
-  const ranges: Range[] = [];
-  const open: { line: number; character: number; index: number }[] = [];
-  let line = 0;
-  let character = 0;
-  for (let i = 0; i < marked.length; i++) {
-    if (marked.startsWith('[|', i)) {
-      open.push({ line, character, index: ranges.length });
-      ranges.push(undefined as unknown as Range);
-      i++;
-      continue;
-    }
-    if (marked.startsWith('|]', i)) {
-      const start = open.pop();
-      if (!start) throw new Error('unbalanced |] in fixture');
-      ranges[start.index] = { start: { line: start.line, character: start.character }, end: { line, character } };
-      i++;
-      continue;
-    }
-    const c = marked[i];
-    text += c;
-    if (c === '\n') {
-      line++;
-      character = 0;
-    } else character++;
-  }
-  if (open.length) throw new Error('unclosed [| in fixture');
+  const { text, ranges } = fourslash(marked);
   return { text, ranges };
 }
 

@@ -17,12 +17,17 @@ export interface TestServer {
   diagnostics(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
   open(uri: string, text: string, version?: number): void;
   change(uri: string, text: string, version: number): void;
+  /**
+   * Sends new `visAuthoring` settings as a client does (workspace/didChangeConfiguration, then the server
+   * pulls them) and resolves once the server has been answered.
+   */
+  configure(settings: unknown): Promise<void>;
+  /** What the server answered to initialize. */
+  capabilities: Record<string, unknown>;
   /** The server's log messages (window/logMessage) so far. */
   logs: string[];
   /** Every publishDiagnostics the server sent, in order. */
   published: PublishDiagnosticsParams[];
-  /** The `visAuthoring` settings the client answers workspace/configuration with (change, then send didChangeConfiguration). */
-  settings: Record<string, unknown>;
   /** The work-done progress notifications the server sent ($/progress values). */
   progress: { kind: string; title?: string; message?: string }[];
   stop(): Promise<void>;
@@ -35,11 +40,13 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** Client capabilities beyond workspace/configuration. */
   capabilities?: Record<string, unknown>;
+  /** Another language server to start instead (its script and arguments, run with this Node). */
+  server?: string[];
 }
 
 export async function startServer(initializationOptions: unknown = {}, options: StartOptions = {}): Promise<TestServer> {
   const serverPath = path.join(__dirname, '..', '..', 'dist', 'server.js');
-  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, options.server ?? [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiting: { uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   const published: PublishDiagnosticsParams[] = [];
@@ -53,30 +60,40 @@ export async function startServer(initializationOptions: unknown = {}, options: 
   connection.onNotification('window/logMessage', (p: { message: string }) => logs.push(p.message));
   connection.onNotification('$/progress', (p: { value: TestServer['progress'][number] }) => progress.push(p.value));
   connection.onRequest('window/workDoneProgress/create', () => null);
-  const settings = { ...(initializationOptions as Record<string, unknown>) };
-  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'visAuthoring' ? settings : {})));
+  let settings = initializationOptions;
+  const pulled: (() => void)[] = [];
+  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => {
+    setImmediate(() => pulled.splice(0).forEach((r) => r()));
+    return p.items.map((i) => (i.section === 'visAuthoring' ? settings : {}));
+  });
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
-  await connection.sendRequest('initialize', {
+  const initialized = (await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: options.rootUri ?? null,
     workspaceFolders: options.rootUri ? [{ uri: options.rootUri, name: 'root' }] : null,
     capabilities: { workspace: { configuration: true }, ...options.capabilities },
     initializationOptions,
-  });
+  })) as { capabilities: Record<string, unknown> };
   await connection.sendNotification('initialized', {});
   return {
     connection,
     process: child,
+    capabilities: initialized.capabilities,
     logs,
     published,
-    settings,
     progress,
     diagnostics(uri, accept = () => true) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} within 10 s`)), 10_000);
         waiting.push({ uri, accept, resolve: (p) => (clearTimeout(timer), resolve(p)) });
       });
+    },
+    configure(next) {
+      settings = next;
+      const done = new Promise<void>((resolve) => pulled.push(resolve));
+      void connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+      return done;
     },
     open(uri, text, version = 1) {
       void connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version, text } });

@@ -90,6 +90,26 @@ describe('workspace program over stdio', () => {
     assert.deepEqual((await fromDisk).diagnostics.map((d) => d.code), ['SYM-016']);
   });
 
+  it('checks the package manifest: pyproject.toml gets its MAN findings, re-published as it is edited', async () => {
+    const uri = p.uri(NOTES.pyproject);
+    const text = fs.readFileSync(p.file(NOTES.pyproject), 'utf8');
+    const opened = server.diagnostics(uri, (d) => d.version === 1);
+    server.open(uri, text.replace('name = "notes"', 'name = "jotter"'));
+    assert.deepEqual(summary(await opened), [
+      {
+        code: 'MAN-002',
+        line: 1,
+        character: 7,
+        message: 'Extension name must match normalized project.name',
+        related: [`${p.uri(NOTES.entry)}:${p.line(NOTES.entry, 'name="notes"')}: the extension registers the name 'notes'`],
+      },
+    ]);
+    const fixed = server.diagnostics(uri, (d) => d.version === 2);
+    server.change(uri, text, 2);
+    assert.deepEqual((await fixed).diagnostics, []);
+    await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  });
+
   it('reads a dependency’s frozen dataclass from .venv, and analyses each module version once across features', async () => {
     const uri = p.uri(NOTES.entry);
     const text = fs.readFileSync(p.file(NOTES.entry), 'utf8');
@@ -108,8 +128,15 @@ describe('workspace program over stdio', () => {
     );
     const preview = (await server.connection.sendRequest(PreviewDocsRequest, { uri })) as PreviewDocsResult;
     assert.ok(preview.text.includes('doc(notes.tidy)'), preview.text);
+    // The editor features read the same analyses: the Outline, completion, signature help, definition, Ctrl+T.
+    const symbols = (await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as { name: string }[];
+    assert.deepEqual(symbols.map((x) => x.name), ['notes']);
+    for (const method of ['textDocument/completion', 'textDocument/signatureHelp', 'textDocument/definition']) {
+      await server.connection.sendRequest(method, { textDocument: { uri }, position });
+    }
+    assert.ok(((await server.connection.sendRequest('workspace/symbol', { query: 'notes.tidy' })) as { name: string }[]).some((x) => x.name === 'notes.tidy'));
     assert.equal(analysedBefore, 0);
-    // Diagnostics, hover, the contract request and the preview read one analysis of this version, and one Symbol analysis.
+    // Diagnostics, hover, the contract request, the preview and the editor features read one analysis of this version, and one Symbol analysis.
     assert.equal(server.logs.filter((l) => l.includes(`analysed ${uri} open:1:`)).length, 1, server.logs.join('\n'));
     assert.equal(server.logs.filter((l) => l.includes(`symbols ${uri} open:1:`)).length, 1, server.logs.join('\n'));
   });

@@ -35,7 +35,7 @@ describe('entries and roles', () => {
     );
     assert.deepEqual(
       program.index().map((u) => u.slice(p.uri('').length + 1)),
-      [NOTES.entry, NOTES.init, NOTES.tools, NOTES.records],
+      [NOTES.entry, NOTES.init, NOTES.tools, NOTES.records, NOTES.pyproject],
     );
     assert.deepEqual(
       [NOTES.entry, NOTES.tools, '.vis/extensions/test_gh.py'].map((f) => program.role(p.uri(f))),
@@ -275,5 +275,20 @@ describe('change', () => {
     const tidy = program.symbols(p.uri(NOTES.entry))[0].tools.find((t) => t.name === 'notes.read')!;
     assert.equal(JSON.stringify(tidy.contract.returns), '{"kind":"unresolved","name":"Note"}');
     assert.equal(program.modules.analyses, before + 1, 'records.py analysed again, nothing else');
+  });
+
+  it('does not read a sibling module past maxFileSize: its records stay opaque', () => {
+    const p = make(NOTES.files);
+    const program = new Program({ root: p.root, maxFileSize: 100_000 });
+    const records = NOTES.files[NOTES.records];
+    // A 20 MB models file once made one hover take seconds and gigabytes; now it is refused before reading.
+    p.write(NOTES.records, records + '#'.repeat(20_000_000) + '\n');
+    const read = program.symbols(p.uri(NOTES.entry))[0].tools.find((t) => t.name === 'notes.read')!;
+    assert.equal(JSON.stringify(read.contract.returns), '{"kind":"opaque","name":"Note"}');
+    assert.equal(program.module(p.uri(NOTES.records)), undefined);
+    p.write(NOTES.records, records);
+    program.fileChanged(p.file(NOTES.records), 'changed');
+    const again = program.symbols(p.uri(NOTES.entry))[0].tools.find((t) => t.name === 'notes.read')!;
+    assert.equal(again.contract.returns.kind, 'record');
   });
 });

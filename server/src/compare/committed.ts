@@ -10,8 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { contractSet, type ContractSet } from '../contracts/diff';
 import { contractSteps } from '../contracts/symbols';
-import type { ContractFormat } from '../contracts/types';
 import { filePathOf } from '../rules/util';
+import type { ContractFormatSetting } from '../sdk/profile';
 import { Program } from '../workspace/program';
 
 /** A file's text in the revision, null when the revision does not have it. May throw with a message. */
@@ -36,7 +36,7 @@ export type Steps = (steps: Iterable<unknown>) => Promise<void>;
 export async function revisionContracts(
   entryPath: string,
   read: ReadRevision,
-  format: ContractFormat,
+  format: ContractFormatSetting,
   known = new Map<string, string | null>(),
   analyse: Analyse = async (work) => work(),
   steps: Steps = async (s) => void [...s],
@@ -49,6 +49,7 @@ export async function revisionContracts(
   for (let round = 0; ; round++) {
     const wanted = new Set<string>();
     let external: string[] | undefined;
+    let resolving = false;
     const program: Program = new Program({
       contractFormat: format,
       keepTrees: false,
@@ -61,8 +62,17 @@ export async function revisionContracts(
           const text = files.get(abs);
           return text === null || text === undefined ? undefined : { version: 0, text };
         }
-        // Third-party code is not the project's history: as installed.
-        external ??= program.environment(entryUri)?.external ?? [];
+        // Third-party code is not the project's history: as installed. The environment itself reads
+        // the manifests through here; while it is being worked out they are read from disk.
+        if (external === undefined) {
+          if (resolving) return undefined;
+          resolving = true;
+          try {
+            external = program.environment(entryUri)?.external ?? [];
+          } finally {
+            resolving = false;
+          }
+        }
         if (!external.some((d) => !path.relative(d, abs).startsWith('..'))) wanted.add(abs);
         // This round reads it from disk; the next one reads the revision's text.
         return undefined;

@@ -7,15 +7,17 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readTextFileSync } from '../../../shared/files';
 import { compareContracts, contractSet, diffText, type ContractChange } from '../contracts/diff';
-import { CONTRACT_FORMATS, type ContractFormat } from '../contracts/types';
+import { CONTRACT_FORMATS } from '../contracts/types';
+import type { ContractFormatSetting } from '../sdk/profile';
 import { initParser, parserReady } from '../parse/parser';
 import type { Program } from '../workspace/program';
 import { commandLineTargets, shownPath } from '../workspace/targets';
 import { revisionContracts } from './committed';
 
-export const CONTRACTS_USAGE = `usage: vis-authoring contracts [--format text|json] [--contract-format C1|C2|C3] [--diff REV] [PATH...]
+export const CONTRACTS_USAGE = `usage: vis-authoring contracts [--format text|json] [--contract-format auto|C1|C2|C3] [--diff REV] [PATH...]
 
-Prints the tool contracts of Vis extension files (C3 unless --contract-format says otherwise).
+Prints the tool contracts of Vis extension files, in the contract format of the SDK version each file is
+checked against (auto) unless --contract-format says otherwise.
 With --diff REV, prints what the model sees differently from git revision REV instead, tool by tool
 (committed text read with git show REV:path); exits 1 when a change is breaking.`;
 
@@ -28,7 +30,7 @@ const MAX_BYTES = 8_000_000;
 
 export async function runContracts(args: string[], io: Output): Promise<number> {
   let format = 'text';
-  let contractFormat: ContractFormat = 'C3';
+  let contractFormat: ContractFormatSetting = 'auto';
   let rev: string | undefined;
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -38,7 +40,7 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
       io.out(CONTRACTS_USAGE);
       return 0;
     } else if (a === '--format' || a.startsWith('--format=')) format = value('--format') ?? '';
-    else if (a === '--contract-format' || a.startsWith('--contract-format=')) contractFormat = (value('--contract-format') ?? '') as ContractFormat;
+    else if (a === '--contract-format' || a.startsWith('--contract-format=')) contractFormat = (value('--contract-format') ?? '') as ContractFormatSetting;
     else if (a === '--diff' || a.startsWith('--diff=')) rev = value('--diff');
     else if (a.startsWith('-')) {
       io.err(`unknown option: ${a}\n${CONTRACTS_USAGE}`);
@@ -46,9 +48,9 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
     } else paths.push(a);
   }
   if (format !== 'text' && format !== 'json') return usage(io, `--format takes text or json, not '${format}'`);
-  if (!CONTRACT_FORMATS.includes(contractFormat)) return usage(io, `--contract-format takes C1, C2 or C3, not '${contractFormat}'`);
+  if (contractFormat !== 'auto' && !CONTRACT_FORMATS.includes(contractFormat)) return usage(io, `--contract-format takes auto, C1, C2 or C3, not '${contractFormat}'`);
   if (rev !== undefined && !/^[^\s-][^\s]*$/.test(rev)) return usage(io, `--diff takes a git revision, not '${rev ?? ''}'`);
-  const found = commandLineTargets(paths, (p) => io.err(`${p}: too many levels of symbolic links (a symlink loop); not read`), { contractFormat });
+  const found = commandLineTargets(paths, { contractFormat });
   if ('missing' in found) {
     io.err(`no such file or directory: ${found.missing}`);
     return 2;
@@ -81,7 +83,7 @@ export async function runContracts(args: string[], io: Output): Promise<number> 
 }
 
 /** Prints (or collects) one file's contracts or comparison; returns its number of breaking changes. */
-async function contractsOf(program: Program, uri: string, file: string, rev: string | undefined, format: string, contractFormat: ContractFormat, io: Output, results: unknown[]): Promise<number> {
+async function contractsOf(program: Program, uri: string, file: string, rev: string | undefined, format: string, contractFormat: ContractFormatSetting, io: Output, results: unknown[]): Promise<number> {
   const abs = fileURLToPath(uri);
   // Right after two parser faults in a row, wait for the fresh parser (made in the background).
   await parserReady();

@@ -3,7 +3,8 @@
 // all from the declaration model, never by running the file.
 import { isKnown, methodPatches, resolve, sdkCall } from '../model/sdk';
 import type { Argument, Call, ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
-import { bindArguments, isIdentifier } from '../rules/util';
+import { isIdentifier } from '../rules/util';
+import { bindSdkCall, tagsOf, vocabularyList } from '../sdk/table';
 import { callableContract, factoryDefault, functionSource, type CallableSource, type ParamSource } from './callable';
 import { valueOfText } from './constants';
 import { isUnknown } from './pyvalue';
@@ -25,7 +26,7 @@ import { pyStrRepr } from './pyrepr';
 import { qualified, scopeOf, type ModuleLoader, type ModuleScope } from './scope';
 import { dataclassFields, fieldDefault, type TypeContext } from './typespec';
 import { isDataclass } from './scope';
-import { T2_TAGS, T4_TAGS, type CallableContract, type Contract, type ContractFormat, type UnknownPart } from './types';
+import type { CallableContract, Contract, ContractFormat, UnknownPart } from './types';
 
 export interface ContractOptions {
   format: ContractFormat;
@@ -82,15 +83,8 @@ export interface SymbolInfo {
   unknownTools: UnknownPart[];
 }
 
-const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden', 'activity'];
-
-export function tagVocabulary(model: Model, format: ContractFormat): readonly string[] {
-  return model.generation === 'G3' && format === 'C3' ? T4_TAGS : T2_TAGS;
-}
-
 function tagMessage(prefix: string, vocab: readonly string[], got?: string): string {
-  const list = vocab.length === 2 ? `${vocab[0]} or ${vocab[1]}` : `one of ${vocab.join(', ')}`;
-  return `${prefix} tag must be ${list}${got !== undefined ? `, got ${got}` : ''}`;
+  return `${prefix} tag must be ${vocabularyList(vocab)}${got !== undefined ? `, got ${got}` : ''}`;
 }
 
 /** Python's repr() of a statically known value (for the "got ..." part of messages). */
@@ -188,14 +182,14 @@ export function typeContext(loader?: ModuleLoader): TypeContext {
 
 function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ctx: TypeContext): SymbolInfo {
   const info: SymbolInfo = { call, form: 'unknown', tools: [], issues: [], unknownTools: [] };
-  const bound = bindArguments(call, SYMBOL_PARAMS);
+  const bound = bindSdkCall(scope.model, call);
   const fnArg = bound?.get('fn');
   if (!bound || !fnArg) {
     info.unknownReason = fnArg ? 'its arguments are not statically known' : 'it has no first argument (a TypeError when the module runs)';
     return info;
   }
   const model = scope.model;
-  const vocab = tagVocabulary(model, opts.format);
+  const vocab = tagsOf(model);
   const issue = (rule: string, message: string, range: Range) => info.issues.push({ rule, message, range });
   const arg = (name: string): { a?: Argument; v?: Value } => {
     const a = bound.get(name);
@@ -476,7 +470,7 @@ function methodMeta(scope: ModuleScope, decl: FunctionDecl, owner?: ClassRef): {
 }
 
 function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): void {
-  const vocab = tagVocabulary(w.scope.model, w.opts.format);
+  const vocab = tagsOf(w.scope.model);
   let src: CallableSource | undefined;
   let doc: string | undefined;
   let docName = '?';

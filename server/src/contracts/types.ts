@@ -74,7 +74,3 @@ export interface UnknownPart {
 export function isNamespace(c: Contract): c is NamespaceContract {
   return (c as NamespaceContract).members !== undefined;
 }
-
-/** Tag vocabularies: T2 (observation, mutation) and T4 (adds verification, external). */
-export const T2_TAGS = ['observation', 'mutation'] as const;
-export const T4_TAGS = ['observation', 'mutation', 'verification', 'external'] as const;

@@ -3,14 +3,15 @@
 // its prompt, and its slash commands. Reads only; values that need running code stay unknown.
 import { functionNamed, isTyped, registrations, resolve, sdkCall } from '../model/sdk';
 import type { Argument, Call, Generation, Model, Range, Value } from '../model/types';
-import { EXTENSION_PARAMS as G1_EXTENSION_PARAMS } from '../rules/g1';
-import { bindArguments } from '../rules/util';
+import { bindSdkCall } from '../sdk/table';
 import { isRoutingCall } from '../routing/evaluate';
 
 export interface ExtensionInfo {
   generation: Generation;
   /** Where the extension is declared, for code lenses: the registration call, else the `Extension(...)` call. */
   anchor: Call;
+  /** The call that declares the extension: G1 `vis.extension(...)`, typed `vis.Extension(...)` when statically known. */
+  declaration?: Call;
   /** The field arguments as written, by field name (empty when the `Extension(...)` call is not statically known). */
   fields: Map<string, Argument>;
 }
@@ -22,7 +23,7 @@ export function findExtension(model: Model): ExtensionInfo | undefined {
   const registration = registrations(model).find((r) => r.kind === generation)?.call;
   if (generation === 'G1') {
     if (!registration) return undefined;
-    return { generation, anchor: registration, fields: bindArguments(registration, G1_EXTENSION_PARAMS) ?? new Map() };
+    return { generation, anchor: registration, declaration: registration, fields: bindSdkCall(model, registration) ?? new Map() };
   }
   let declaration: Call | undefined;
   if (registration) {
@@ -37,7 +38,7 @@ export function findExtension(model: Model): ExtensionInfo | undefined {
   if (!anchor) return undefined;
   const fields = new Map<string, Argument>();
   for (const a of declaration?.args ?? []) if (a.name !== undefined) fields.set(a.name, a);
-  return { generation, anchor, fields };
+  return { generation, anchor, declaration, fields };
 }
 
 /** A field's value with names resolved, or undefined when the field is not given. */
@@ -104,8 +105,6 @@ export interface SlashInfo {
   range: Range;
 }
 
-const SLASH_PARAMS = ['name', 'run', 'doc', 'usage'];
-
 /** The slash commands in `slash_commands=`: typed `SlashCommand(...)` or G1 `vis.slash(...)` calls. */
 export function slashCommands(model: Model, ext: ExtensionInfo): SlashInfo[] | undefined {
   const items = fieldItems(model, ext, 'slash_commands');
@@ -115,7 +114,7 @@ export function slashCommands(model: Model, ext: ExtensionInfo): SlashInfo[] | u
     if (item.kind !== 'call') continue;
     const s = sdkCall(item.call);
     const isSlash = s && ((s.flavour === 'typed' && s.member === 'SlashCommand') || (s.flavour === 'g1' && s.member === 'slash'));
-    const args = isSlash ? bindArguments(item.call, SLASH_PARAMS) : undefined;
+    const args = isSlash ? bindSdkCall(model, item.call) : undefined;
     if (!args) continue;
     const text = (param: string): string | null | undefined => {
       const a = args.get(param);

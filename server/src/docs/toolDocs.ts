@@ -8,8 +8,8 @@ import type { ContractFormat, UnknownPart } from '../contracts/types';
 import { cleandoc } from '../model/docstring';
 import { classNamed, flavourOf, functionNamed, qualify, resolve, sdkCall } from '../model/sdk';
 import type { ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
-import { SYMBOL_PARAMS as G1_SYMBOL_PARAMS } from '../rules/g1';
-import { bindArguments, keyword, pathOf } from '../rules/util';
+import { keyword, pathOf } from '../rules/util';
+import { bindSdkCall } from '../sdk/table';
 import { fieldItems, fieldText, findExtension } from './extension';
 
 export interface ToolDoc {
@@ -34,16 +34,14 @@ export interface ToolDocSource {
   tools(analysis: Pick<Analysis, 'model'>): ToolDoc[];
 }
 
-const TYPED_SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden', 'activity'];
-
 /**
  * Tools by contract where the contract is known, by docstring otherwise. `contracts` gives the Symbol
  * contracts of an analysis; the server passes the program's (records imported from sibling modules
  * resolved, the same analysis the diagnostics and hovers read), the default reads the file alone.
  */
 export function contractToolDocSource(
-  format: () => ContractFormat,
-  contracts: (analysis: Pick<Analysis, 'model'>) => SymbolInfo[] = ({ model }) => symbolInfos(model, { format: format() }),
+  format: (model: Model) => ContractFormat,
+  contracts: (analysis: Pick<Analysis, 'model'>) => SymbolInfo[] = ({ model }) => symbolInfos(model, { format: format(model) }),
 ): ToolDocSource {
   return {
     tools(analysis) {
@@ -108,7 +106,7 @@ function docstringDocs(model: Model, ext: NonNullable<ReturnType<typeof findExte
   const s = sdkCall(item.call);
   const typed = s?.flavour === 'typed' && s.member === 'Symbol';
   if (!typed && !(s?.flavour === 'g1' && s.member === 'symbol')) return [];
-  const args = bindArguments(item.call, typed ? TYPED_SYMBOL_PARAMS : G1_SYMBOL_PARAMS);
+  const args = bindSdkCall(model, item.call);
   const fnArg = args?.get('fn');
   if (!args || !fnArg) return [];
   const fn = resolve(model, fnArg.value);

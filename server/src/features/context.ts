@@ -8,7 +8,7 @@ import { canonicalUri, type Program } from '../workspace/program';
 import type { Workspace } from '../workspace/workspace';
 import type { Scheduler } from './scheduler';
 import type { SeverityOverrides } from '../rules';
-import type { ContractFormat } from '../contracts/types';
+import type { ContractFormatSetting } from '../sdk/profile';
 import { DEFAULT_ROUTING_VERSION, type RoutingVersion } from '../routing/render';
 
 export interface Settings {
@@ -16,16 +16,20 @@ export interface Settings {
   severity: SeverityOverrides;
   /** Files larger than this many characters are not analysed. */
   maxFileSize: number;
-  /** Contract signature/default format: C1, C2 or C3 (visAuthoring.contractFormat). */
-  contractFormat: ContractFormat;
+  /** visAuthoring.contractFormat: `auto` (each file's SDK version's format) or C1, C2, C3. */
+  contractFormat: ContractFormatSetting;
   /** The vis-lang-interface wording `prompt.routing(...)` is rendered in. */
   langInterfaceVersion: RoutingVersion;
   /** `workspace`: every extension the folder holds is checked in the background; `openFiles`: open documents only. */
   diagnostics: { scope: 'workspace' | 'openFiles' };
+  /** The contract hover card: `compact` (six lines, the rest folded), `full`, or `off`. */
+  hover: { contract: 'compact' | 'full' | 'off' };
+  /** Inlay hints after `vis.Symbol(fn`: the public tool name and the effective tag (off by default). */
+  inlayHints: { enable: boolean };
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'C3', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' } };
+  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'auto', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' }, hover: { contract: 'compact' }, inlayHints: { enable: false } };
 }
 
 /**

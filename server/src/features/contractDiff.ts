@@ -14,10 +14,10 @@ import {
 import type { Analysis } from '../analysis';
 import { revisionContracts } from '../compare/committed';
 import { compareContracts, contractSet, diffText, type ContractSet } from '../contracts/diff';
-import type { ContractFormat } from '../contracts/types';
+import type { ContractFormatSetting } from '../sdk/profile';
 import { filePathOf } from '../rules/util';
 import { analysisOfUri, currentAnalysisOf, type ServerContext } from './context';
-import { formatOf, type ContractService } from './contractHover';
+import { formatOf, formatSetting, type ContractService } from './contractHover';
 import { stepsInSlices } from '../slices';
 
 const REF = 'HEAD';
@@ -33,7 +33,7 @@ class Unavailable extends Error {}
 
 export function registerContractDiff(ctx: ServerContext, contracts: ContractService, clientProvidesCommits: () => boolean): ContractComparer {
   // Committed texts and contract sets per entry file, keyed by the revision label (it names the commit).
-  const cache = new Map<string, { label: string; format: ContractFormat; files: Map<string, string | null>; set: ContractSet | null }>();
+  const cache = new Map<string, { label: string; format: ContractFormatSetting; files: Map<string, string | null>; set: ContractSet | null }>();
 
   async function compare(uri: string): Promise<CompareContractsResult> {
     const none = (text: string): CompareContractsResult => ({ base: null, text: text + '\n', changes: [], breaking: 0 });
@@ -42,7 +42,9 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
     if (!clientProvidesCommits()) return none('This editor does not provide committed file versions (VS Code does, through its Git extension); run `vis-authoring contracts --diff HEAD` instead.');
     const analysis = await current(uri);
     if (!analysis) return none(`${path.basename(entry)} is not analysed (Vis Authoring is disabled, or the file is too large or unreadable).`);
-    const format = formatOf(ctx);
+    // The committed revision is read with the setting, not this file's format: when its pin or
+    // registration differs, the model saw contracts in another format, and that is a change too.
+    const format = formatSetting(ctx);
     let label = REF;
     const read = async (file: string): Promise<string | null> => {
       const r = (await ctx.connection.sendRequest(CommittedTextRequest, { uri: pathToFileURL(file).href, ref: REF })) as CommittedTextResult | null;
@@ -62,8 +64,9 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
         cache.set(entry, { label, format, files: snapshot.files, set });
       }
       // Every tool's contract, computed in slices (thousands of tools take seconds).
-      await stepsInSlices(contracts.steps(analysis, format));
-      const now = contractSet(contracts.infos(analysis, format));
+      const nowFormat = formatOf(ctx, analysis.model);
+      await stepsInSlices(contracts.steps(analysis, nowFormat));
+      const now = contractSet(contracts.infos(analysis, nowFormat));
       const diff = compareContracts(set ?? { tools: [], unknown: [] }, now);
       const head = set ? '' : `${path.basename(entry)} is not in ${label}: every tool is new.\n`;
       return { base: label, text: head + diffText(diff, label), changes: diff.changes, breaking: diff.breaking };

@@ -1,20 +1,28 @@
-// Symbol contracts in the editor: a hover card on `vis.Symbol(`, on the function or object passed to
-// it and on the `def` of an exported tool (with the exact contract JSON and the generated doc text
-// folded below), and the `visAuthoring/symbolContract` request behind "Vis: Copy Symbol Contract as JSON".
-// The contracts are the program's Symbol analysis (once per module version, format and the versions of
-// the sibling modules it read), the same one the diagnostics and previews read.
+// Symbol contracts in the editor: a hover card on `vis.Symbol(` (G1: `vis.symbol(`), on the function or
+// object passed to it and on the `def` of an exported tool, and the `visAuthoring/symbolContract` request
+// behind "Vis: Copy Symbol Contract as JSON". The card is compact by default (`visAuthoring.hover.contract`):
+// the public name, signature and description in at most six lines, then the parameter and record tables,
+// the exact contract JSON and the generated doc text folded below; `full` shows the tables unfolded, `off`
+// shows no card. The contracts are the program's Symbol analysis (once per module version, format and the
+// versions of the sibling modules it read), the same one the diagnostics and previews read; G1 tools are
+// the program's G1 tools, in the host's terms.
 import type { Position } from 'vscode-languageserver/node';
 import { SymbolContractRequest, type SymbolContractParams, type SymbolContractResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
 import { CONTRACT_FORMATS, contractSteps, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
-import type { FunctionDecl, Range } from '../model/types';
+import type { G1Contract, G1ToolInfo } from '../contracts/g1';
+import type { FunctionDecl, Model, Range } from '../model/types';
+import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import { currentAnalysisOf, programOf, type ServerContext } from './context';
 import { addHoverSource, contains } from './hover';
 
 /** The contracts of analysed modules, and the Symbol or tool at a position. */
 export class ContractService {
-  /** `symbols` gives a module's Symbol analysis (the program's, in the server). */
-  constructor(private symbols: (analysis: Pick<Analysis, 'model'>, format: ContractFormat) => SymbolInfo[]) {}
+  /** `symbols` gives a module's Symbol analysis (the program's, in the server); `g1` its G1 tools. */
+  constructor(
+    private symbols: (analysis: Pick<Analysis, 'model'>, format: ContractFormat) => SymbolInfo[],
+    private g1: (analysis: Pick<Analysis, 'model'>) => G1ToolInfo[] = () => [],
+  ) {}
 
   /** Also for the docs preview. */
   infos(analysis: Pick<Analysis, 'model'>, format: ContractFormat): SymbolInfo[] {
@@ -28,6 +36,7 @@ export class ContractService {
 
   /** The Symbol or tool at a position: on the call, on its first argument, or on the `def` of an exported function. */
   at(analysis: Analysis, position: Position, format: ContractFormat): Target | undefined {
+    if (analysis.model.generation === 'G1') return this.g1At(analysis, position);
     const infos = this.infos(analysis, format);
     for (const info of infos) {
       const fn = info.call.args[0];
@@ -41,12 +50,33 @@ export class ContractService {
     for (const info of infos) if (contains(info.call.range, position)) return { info };
     return undefined;
   }
+
+  /** The G1 tool at a position: on `vis.symbol(`, its first argument, the `def` of its function, or anywhere in the call. */
+  private g1At(analysis: Analysis, position: Position): Target | undefined {
+    const tools = this.g1(analysis);
+    const hit =
+      tools.find((t) => contains(t.call.calleeRange, position) || (t.call.args[0] && contains(t.call.args[0].range, position))) ??
+      tools.find((t) => t.decl && t.declUri === analysis.uri && contains(defRange(t.decl), position)) ??
+      tools.find((t) => contains(t.call.range, position));
+    return hit && { g1: hit };
+  }
 }
 
-export interface Target {
+/** What a contract hover or request is about: a typed Symbol (or one of its tools), or a G1 tool. */
+export type Target = TypedTarget | { g1: G1ToolInfo };
+
+export interface TypedTarget {
   info: SymbolInfo;
   /** Set when the position is on the `def` of one exported tool (a function or a namespace member). */
   tool?: ToolInfo;
+}
+
+/** `visAuthoring.hover.contract`: the compact card (default), the full card, or no card. */
+export type ContractHoverMode = 'compact' | 'full' | 'off';
+
+export function contractHoverMode(ctx: ServerContext): ContractHoverMode {
+  const mode: unknown = ctx.settings.hover?.contract;
+  return mode === 'full' || mode === 'off' ? mode : 'compact';
 }
 
 /** The `def` line up to the end of the name (decorators excluded). */
@@ -54,13 +84,21 @@ function defRange(decl: FunctionDecl): Range {
   return { start: { line: decl.nameRange.start.line, character: 0 }, end: decl.nameRange.end };
 }
 
-export function formatOf(ctx: ServerContext): ContractFormat {
-  return CONTRACT_FORMATS.includes(ctx.settings.contractFormat) ? ctx.settings.contractFormat : 'C3';
+/** visAuthoring.contractFormat as set (`auto` when it names no format). */
+export function formatSetting(ctx: ServerContext): ContractFormatSetting {
+  const s = ctx.settings.contractFormat;
+  return CONTRACT_FORMATS.includes(s as ContractFormat) ? s : 'auto';
+}
+
+/** The contract format of a file: the chosen one, or its SDK version's (`auto`). */
+export function formatOf(ctx: ServerContext, model: Model): ContractFormat {
+  return contractFormatFor(model.sdk, formatSetting(ctx));
 }
 
 /** The result of `visAuthoring/symbolContract` for a target. */
 export function contractResult(target: Target | undefined): SymbolContractResult {
   if (!target) return null;
+  if ('g1' in target) return target.g1.contract ? { contract: target.g1.contract, doc: target.g1.contract.doc, unknowns: [] } : null;
   if (target.tool) return { contract: target.tool.contract, doc: target.tool.doc, unknowns: target.tool.unknowns };
   const { info } = target;
   if (!info.contract) return null;
@@ -90,6 +128,30 @@ function fence(lang: string, text: string): string {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 }
 
+/** The card's first lines: the public name with its tag and hidden flag, then the signature. */
+function toolHead(c: CallableContract, hidden: boolean): string[] {
+  return [`**${code(c.name)}** · Vis tool · tag ${code(c.tag)}${hidden ? ' · hidden' : ''}`, fence('python', helpHeader(c))];
+}
+
+function parameterTable(c: CallableContract): string | undefined {
+  if (!c.parameters.length) return undefined;
+  const rows = ['| Parameter | Type | Kind | Default | Description |', '| --- | --- | --- | --- | --- |'];
+  for (const p of c.parameters) {
+    const def =
+      p.kind === 'var_positional' || p.kind === 'var_keyword'
+        ? 'variadic'
+        : p.required
+          ? 'required'
+          : p.default_source != null
+            ? codeCell(p.default_source)
+            : p.default_is_none
+              ? code('None')
+              : 'has default';
+    rows.push(`| ${codeCell(p.name)} | ${codeCell(typeText(p.type))} | ${p.kind} | ${def} | ${cell(p.type.description ?? '')} |`);
+  }
+  return rows.join('\n');
+}
+
 /** The parts of a contract that are not statically known, and why: a list under the card. */
 function unknownsBlock(unknowns: readonly UnknownPart[]): string | undefined {
   if (!unknowns.length) return undefined;
@@ -97,32 +159,23 @@ function unknownsBlock(unknowns: readonly UnknownPart[]): string | undefined {
   return `**Not statically known** (the contract shows what Vis gives in the common case):\n\n${items.join('\n')}`;
 }
 
+/** The compact card's one line about what is not statically known (the list is folded with the tables). */
+function unknownsLine(count: number): string | undefined {
+  return count ? `_${count} part${count === 1 ? ' is' : 's are'} not statically known (below)._` : undefined;
+}
+
+/** The parameter table, the return record and what is not statically known, as the card shows them. */
+function tables(c: CallableContract, unknowns: readonly UnknownPart[] = []): string {
+  return [parameterTable(c), returnsBlock(c.returns), unknownsBlock(unknowns)].filter((x) => x !== undefined).join('\n\n');
+}
+
 function toolCard(c: CallableContract, hidden: boolean, unknowns: readonly UnknownPart[] = []): string {
-  const out: string[] = [];
-  out.push(`**${code(c.name)}** · Vis tool · tag ${code(c.tag)}${hidden ? ' · hidden' : ''}`);
-  out.push(fence('python', helpHeader(c)));
-  out.push(c.description);
-  if (c.parameters.length) {
-    const rows = ['| Parameter | Type | Kind | Default | Description |', '| --- | --- | --- | --- | --- |'];
-    for (const p of c.parameters) {
-      const def =
-        p.kind === 'var_positional' || p.kind === 'var_keyword'
-          ? 'variadic'
-          : p.required
-            ? 'required'
-            : p.default_source != null
-              ? codeCell(p.default_source)
-              : p.default_is_none
-                ? code('None')
-                : 'has default';
-      rows.push(`| ${codeCell(p.name)} | ${codeCell(typeText(p.type))} | ${p.kind} | ${def} | ${cell(p.type.description ?? '')} |`);
-    }
-    out.push(rows.join('\n'));
-  }
-  out.push(returnsBlock(c.returns));
-  const notes = unknownsBlock(unknowns);
-  if (notes) out.push(notes);
-  return out.join('\n\n');
+  return [...toolHead(c, hidden), c.description, tables(c, unknowns)].join('\n\n');
+}
+
+/** The first line of a description: what apropos shows, and the compact card's line. */
+function firstLine(text: string): string {
+  return text.split('\n')[0];
 }
 
 function returnsBlock(t: TypeSpec): string {
@@ -153,12 +206,22 @@ function details(summary: string, body: string): string {
   return `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
 }
 
-export function hoverMarkdown(target: Target, format: ContractFormat): string | undefined {
+/** How many lines the compact card shows before what it folds. */
+export const COMPACT_LINES = 6;
+
+/**
+ * The hover card of a target. `compact` (the default): the public name, signature and description in at
+ * most six lines, the tables, the contract JSON and the doc text folded below; `full`: the tables shown.
+ */
+export function hoverMarkdown(target: Target, format: ContractFormat, mode: 'compact' | 'full' = 'compact'): string | undefined {
+  if ('g1' in target) return g1Markdown(target.g1, mode);
   const { info, tool } = target;
   const parts: string[] = [];
   if (tool) {
-    parts.push(toolCard(tool.contract, tool.hidden, tool.unknowns));
-    parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(tool.contract, null, 2))));
+    const c = tool.contract;
+    if (mode === 'full') parts.push(toolCard(c, tool.hidden, tool.unknowns));
+    else parts.push(...toolHead(c, tool.hidden), firstLine(c.description), ...[unknownsLine(tool.unknowns.length)].filter((x) => x !== undefined), details('Parameters and returns', tables(c, tool.unknowns)));
+    parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(c, null, 2))));
     parts.push(details(`doc(${cell(tool.name)})`, fence('text', tool.doc)));
     return parts.join('\n\n');
   }
@@ -166,39 +229,90 @@ export function hoverMarkdown(target: Target, format: ContractFormat): string | 
     return info.unknownReason ? `**Vis Symbol** · contract not statically known: ${info.unknownReason}.` : undefined;
   }
   if (!isNamespace(info.contract)) {
-    return hoverMarkdown({ info, tool: info.tools[0] }, format);
+    return hoverMarkdown({ info, tool: info.tools[0] }, format, mode);
   }
   parts.push(`**${code(info.contract.name)}** · Vis namespace · ${info.tools.length} member${info.tools.length === 1 ? '' : 's'}`);
-  if (info.unknownReason) parts.push(`_Partial: ${info.unknownReason}._`);
+  const partial = info.unknownReason ? `_Partial: ${info.unknownReason}._` : undefined;
+  if (partial) parts.push(partial);
   const gaps = unknownsBlock(info.unknownTools);
-  if (gaps) parts.push(gaps);
   const rows = ['| Member | Tag | Signature |', '| --- | --- | --- |'];
   for (const t of info.tools) rows.push(`| ${codeCell(t.name)}${t.hidden ? ' (hidden)' : ''} | ${t.tag} | ${codeCell(t.contract.signature)} |`);
-  parts.push(rows.join('\n'));
-  for (const t of info.tools) parts.push(`---\n\n${toolCard(t.contract, t.hidden, t.unknowns)}`);
+  const cards = info.tools.map((t) => `---\n\n${toolCard(t.contract, t.hidden, t.unknowns)}`);
+  if (mode === 'full') {
+    parts.push(...(gaps ? [gaps] : []), rows.join('\n'), ...cards);
+  } else {
+    const unknown = unknownsLine(info.unknownTools.length + info.tools.reduce((n, t) => n + t.unknowns.length, 0));
+    if (unknown) parts.push(unknown);
+    // One line per member, as many as fit in the compact lines; the table and the cards are folded.
+    const room = COMPACT_LINES - parts.length;
+    const shown = info.tools.length <= room ? info.tools : info.tools.slice(0, room - 1);
+    const list = shown.map((t) => `- ${code(helpHeader(t.contract))} · ${t.tag}${t.hidden ? ' · hidden' : ''}`);
+    if (shown.length < info.tools.length) list.push(`- … and ${info.tools.length - shown.length} more`);
+    if (list.length) parts.push(list.join('\n'));
+    parts.push(details('Members', [...(gaps ? [gaps] : []), rows.join('\n'), ...cards].join('\n\n')));
+  }
   parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(info.contract, null, 2))));
   for (const t of info.tools) parts.push(details(`doc(${cell(t.name)})`, fence('text', t.doc)));
   return parts.join('\n\n');
+}
+
+/** How the model calls a G1 tool: its sandbox name and positional parameters (`*args` for `& args`). */
+function g1CallText(c: G1Contract): string {
+  const argv = c.arglists[0] ?? [];
+  const rest = argv.indexOf('&');
+  const params = rest === -1 ? argv : [...argv.slice(0, rest), `*${argv[rest + 1]}`];
+  return `${c.sandbox_name ?? c.symbol}(${params.join(', ')})`;
+}
+
+/** The `:arglists` as Clojure prints them: `[n & args]`. */
+function arglistsText(c: G1Contract): string {
+  return c.arglists.map((a) => `[${a.join(' ')}]`).join(' ');
+}
+
+function g1Markdown(tool: G1ToolInfo, mode: 'compact' | 'full'): string | undefined {
+  const c = tool.contract;
+  if (!c) return tool.unknownReason ? `**Vis tool (G1)** · no contract: ${tool.unknownReason}.` : undefined;
+  const name = c.sandbox_name ?? c.symbol;
+  const registry =
+    c.sandbox_name !== null
+      ? `Registry symbol ${code(c.symbol)} · alias ${code(c.alias ?? '')} · arglists ${code(arglistsText(c))}`
+      : `Registry symbol ${code(c.symbol)} · arglists ${code(arglistsText(c))} · the sandbox binds it as ${code(`<alias>_${c.symbol}`)}, under the alias of the extension that registers it`;
+  return [
+    `**${code(name)}** · Vis tool (G1) · tag ${code(c.tag)}${c.hidden ? ' · hidden' : ''}`,
+    fence('python', g1CallText(c)),
+    mode === 'full' ? c.doc : firstLine(c.doc),
+    registry,
+    details('Host registration (JSON)', fence('json', JSON.stringify(c, null, 2))),
+    details(`doc(${cell(name)})`, fence('text', c.doc)),
+  ].join('\n\n');
 }
 
 // ---------------------------------------------------------------------------------------------
 // Server wiring
 
 export function registerContractHover(ctx: ServerContext): ContractService {
-  const service = new ContractService((analysis) => {
-    const { program, uri } = programOf(ctx, analysis.model.uri);
-    return program.symbols(uri);
-  });
+  const service = new ContractService(
+    (analysis) => {
+      const { program, uri } = programOf(ctx, analysis.model.uri);
+      return program.symbols(uri);
+    },
+    (analysis) => {
+      const { program, uri } = programOf(ctx, analysis.model.uri);
+      return program.g1Tools(uri);
+    },
+  );
   addHoverSource((analysis, position) => {
-    const format = formatOf(ctx);
+    const mode = contractHoverMode(ctx);
+    if (mode === 'off') return undefined;
+    const format = formatOf(ctx, analysis.model);
     const target = service.at(analysis, position, format);
-    return target ? hoverMarkdown(target, format) : undefined;
+    return target ? hoverMarkdown(target, format, mode) : undefined;
   });
   ctx.connection.onRequest(SymbolContractRequest, async (params: SymbolContractParams): Promise<SymbolContractResult> => {
     const doc = ctx.documents.get(params.uri);
     const analysis = doc && (await currentAnalysisOf(ctx, doc));
     if (!analysis) return null;
-    return contractResult(service.at(analysis, params.position, formatOf(ctx)));
+    return contractResult(service.at(analysis, params.position, formatOf(ctx, analysis.model)));
   });
   return service;
 }

@@ -3,8 +3,8 @@ import type { Hover, Position } from 'vscode-languageserver/node';
 import type { Analysis } from '../analysis';
 import { currentAnalysisOf, type ServerContext } from './context';
 
-/** A hover source: Markdown for the position, or undefined when it has nothing to say there. */
-export type HoverSource = (analysis: Analysis, position: Position, ctx: ServerContext) => string | undefined;
+/** A hover source: Markdown for the position, or undefined when it has nothing to say there. `uri` is the document's, as the client names it. */
+export type HoverSource = (analysis: Analysis, position: Position, ctx: ServerContext, uri: string) => string | undefined;
 
 const sources: HoverSource[] = [];
 
@@ -19,7 +19,7 @@ export function registerHover(ctx: ServerContext): void {
     const analysis = doc && (await currentAnalysisOf(ctx, doc));
     if (!analysis) return null;
     for (const source of sources) {
-      const value = source(analysis, params.position, ctx);
+      const value = source(analysis, params.position, ctx, params.textDocument.uri);
       if (value) return { contents: { kind: 'markdown', value } };
     }
     return null;

@@ -94,18 +94,15 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource, compa
 
   // The lenses carry no token counts: building the o200k_base encoder takes seconds, which the first
   // lens of every session would otherwise block on. The counts are in the previews themselves.
-  // Lenses answered from an older analysis (the current version was not ready) are asked for again
-  // once it is, when the client can be asked to (workspace/codeLens/refresh).
-  const staleLenses = new Set<string>();
-  ctx.scheduler.onAnalysed((e) => {
-    if (!staleLenses.delete(e.canonical) || !ctx.clientCapabilities?.workspace?.codeLens?.refreshSupport) return;
-    ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch((err: unknown) => ctx.log(`could not refresh code lenses: ${err instanceof Error ? err.message : String(err)}`));
-  });
-
   ctx.connection.onCodeLens(async (params): Promise<CodeLens[]> => {
     const doc = ctx.documents.get(params.textDocument.uri);
     const analysis = doc && (await currentAnalysisOf(ctx, doc));
-    if (doc && !ctx.scheduler.isCurrent(canonicalUri(doc.uri))) staleLenses.add(canonicalUri(doc.uri));
+    // Lenses answered from an older analysis are asked for again once the current one is done.
+    if (doc && !ctx.scheduler.isCurrent(canonicalUri(doc.uri)) && ctx.clientCapabilities?.workspace?.codeLens?.refreshSupport) {
+      ctx.scheduler.onceAnalysed(canonicalUri(doc.uri), 'codeLens', () => {
+        ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch((err: unknown) => ctx.log(`could not refresh code lenses: ${err instanceof Error ? err.message : String(err)}`));
+      });
+    }
     const ext = analysis && findExtension(analysis.model);
     if (!ext) return [];
     const { range } = ext.anchor;

@@ -129,6 +129,24 @@ export class Scheduler {
     });
   }
 
+  /**
+   * Calls `then` once, when the document's current version has been analysed: for answers given from an
+   * older analysis that the client can be asked to fetch again (code lenses, inlay hints). One call per
+   * `key` and document however often it is asked for.
+   */
+  onceAnalysed(uri: string, key: string, then: () => void): void {
+    const k = `${key}\u0000${uri}`;
+    if (this.later.has(k)) return;
+    this.later.add(k);
+    const d = this.onAnalysed((e) => {
+      if (e.canonical !== uri) return;
+      d.dispose();
+      this.later.delete(k);
+      then();
+    });
+  }
+  private later = new Set<string>();
+
   /** Open documents whose current version is still being analysed. */
   pending(): number {
     return [...this.open.values()].filter((s) => s.shown).length;

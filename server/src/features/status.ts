@@ -2,6 +2,7 @@
 import { DocumentStatusRequest, type ContractUnknown, type DocumentStatusParams, type DocumentStatusResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
 import type { SymbolInfo } from '../contracts';
+import { describeProfile } from '../sdk/profile';
 import { currentAnalysisOf, type ServerContext } from './context';
 
 /** `contracts` gives the Symbols of an analysis with their contracts (the ones hovers show). */
@@ -13,6 +14,7 @@ export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysi
     return {
       generation: analysis.model.generation ?? null,
       generationAssumed: analysis.model.generationAssumed,
+      sdk: (analysis.model.sdk && describeProfile(analysis.model.sdk)) ?? null,
       millis: Math.round(analysis.millis * 10) / 10,
       errors: analysis.findings.filter((f) => f.severity === 'error').length,
       warnings: analysis.findings.filter((f) => f.severity === 'warning').length,

@@ -22,6 +22,7 @@ import type {
 } from './types';
 import { allDecorators, detectSdk } from './sdk';
 import { checkpoint, memoInSlice, slicing } from '../slices';
+import { applySdkProfile } from '../sdk/profile';
 
 interface Fragment {
   attributeAssignments: Model['attributeAssignments'];
@@ -219,6 +220,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
   model.script = readScriptBlock(doc.text);
   addFactoryCalls(model);
   detectSdk(model);
+  applySdkProfile(model);
   return model;
 }
 

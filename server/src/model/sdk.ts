@@ -1,25 +1,35 @@
 // How a file uses the Vis SDK: which SDK its imports name, what each call resolves to, and the
 // generation (G1 `vis.extension`, G2 `vis.register`, G3 `vis.register_extension`).
-import type { Binding, Call, ClassDecl, Decorator, FunctionDecl, ImportBinding, Model, SdkFlavour, Value } from './types';
+import type { Binding, Call, ClassDecl, Decorator, FunctionDecl, ImportBinding, Model, Pos, SdkFlavour, Value } from './types';
 
 export const TYPED_MODULE = 'blockether.vis.extension';
 export const G1_MODULE = 'vis';
 
-/** The fully qualified name a dotted name refers to through the module's imports. */
-export function qualify(model: Model, dotted: string): string | undefined {
+/**
+ * The fully qualified name a dotted name refers to through the module's imports: the import in effect,
+ * the last unconditional import of the name before `at` (module-level code), or in the whole module when
+ * no position is given (what function bodies see once the module ran). `import vis` followed by `import
+ * blockether.vis.extension as vis` binds the typed module. A name imported only conditionally (a
+ * try/except fallback) refers to its first import.
+ */
+export function qualify(model: Model, dotted: string, at?: Pos): string | undefined {
   const dot = dotted.indexOf('.');
   const head = dot === -1 ? dotted : dotted.slice(0, dot);
   const rest = dot === -1 ? '' : dotted.slice(dot);
-  const binding = importOf(model, head);
+  const binding = importOf(model, head, at);
   if (!binding) return undefined;
   const base = binding.name !== undefined ? `${binding.module}.${binding.name}` : binding.aliased ? binding.module : head;
   return base + rest;
 }
 
-function importOf(model: Model, name: string): ImportBinding | undefined {
-  const bindings = model.bindings.get(name);
-  const imp = bindings?.find((b): b is Extract<Binding, { kind: 'import' }> => b.kind === 'import');
-  return imp?.binding;
+function before(a: Pos, b: Pos): boolean {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
+}
+
+function importOf(model: Model, name: string, at?: Pos): ImportBinding | undefined {
+  const imports = (model.bindings.get(name) ?? []).filter((b): b is Extract<Binding, { kind: 'import' }> => b.kind === 'import').map((b) => b.binding);
+  const inEffect = imports.filter((b) => !b.conditional && (!at || before(b.statementRange.start, at)));
+  return inEffect.length ? inEffect[inEffect.length - 1] : imports[0];
 }
 
 export function flavourOf(qualified: string | undefined): { flavour: SdkFlavour; member: string } | undefined {
@@ -56,12 +66,15 @@ export function allDecorators(cls: ClassDecl): Decorator[] {
   return [...cls.decorators, ...cls.methods.flatMap((m) => m.decorators), ...cls.classes.flatMap(allDecorators)];
 }
 
-/** Qualifies every call and decorator, finds the SDK imports and decides the generation. */
+/**
+ * Qualifies every call and decorator and finds the SDK imports. The generation is decided afterwards,
+ * from these and the project's evidence, by the SDK profile (server/src/sdk/profile.ts).
+ */
 export function detectSdk(model: Model): void {
   for (const call of model.calls) {
     // A call of a call's result is no SDK member, whatever its text starts with.
     if (call.inner) continue;
-    call.qualified = qualify(model, call.callee);
+    call.qualified = qualify(model, call.callee, call.range.start);
     call.sdk = flavourOf(call.qualified);
     if (!call.sdk) continue;
     const key = `${call.sdk.flavour}.${call.sdk.member}`;
@@ -70,7 +83,7 @@ export function detectSdk(model: Model): void {
     else model.sdkCalls.set(key, [call]);
   }
   for (const d of [...model.functions.flatMap((f) => f.decorators), ...model.classes.flatMap(allDecorators)]) {
-    if (d.name) d.qualified = qualify(model, d.name);
+    if (d.name) d.qualified = qualify(model, d.name, d.range.start);
   }
   for (const imp of model.imports) {
     const flavour = importFlavour(imp);
@@ -86,16 +99,6 @@ export function detectSdk(model: Model): void {
     if (kept.length === list.length) continue;
     for (const b of list) if (!kept.includes(b) && b.kind === 'assign') model.attributeAssignments.push({ target: name, value: b.value, range: b.range });
     model.bindings.set(name, kept);
-  }
-  const typed = model.sdkImports.some((s) => s.flavour === 'typed');
-  const g1 = model.sdkImports.some((s) => s.flavour === 'g1');
-  if (!typed && !g1) return;
-  const first = registrations(model)[0];
-  if (first) {
-    model.generation = first.kind;
-  } else {
-    model.generation = typed ? 'G3' : 'G1';
-    model.generationAssumed = true;
   }
 }
 
@@ -179,11 +182,11 @@ export function classNamed(model: Model, name: string): ClassDecl | undefined {
 
 /**
  * True when a value is statically known: a literal, a module-level function or class, a lambda, a
- * comprehension, or a call to an SDK declaration (whose result is that declaration). A name, an
- * attribute, any other call's result or another expression is unknown.
+ * comprehension, or a call to an SDK declaration the file's SDK version has (whose result is that
+ * declaration). A name, an attribute, any other call's result or another expression is unknown.
  */
 export function isKnown(v: Value): boolean {
-  if (v.kind === 'call') return v.call.sdk !== undefined;
+  if (v.kind === 'call') return v.call.sdk !== undefined && !v.call.sdk.missing;
   return v.kind !== 'name' && v.kind !== 'attribute' && v.kind !== 'unknown';
 }
 

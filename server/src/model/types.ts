@@ -1,6 +1,7 @@
 // The declaration model: one typed description of a Python file, built once per version and read by
 // every feature (rules, contracts, routing, docs). Positions are LSP positions (0-based line, UTF-16
 // character). Nothing here holds tree-sitter nodes, so a model outlives its parse tree.
+import type { SdkProfile } from '../sdk/profile';
 
 export interface Pos {
   line: number;
@@ -57,8 +58,11 @@ export interface Call {
   inner?: Call;
   /** Fully qualified name of the callee through the file's imports, e.g. `blockether.vis.extension.Symbol`. */
   qualified?: string;
-  /** The SDK member the callee is (set with `qualified`), e.g. `{ flavour: 'typed', member: 'Symbol' }`. */
-  sdk?: { flavour: SdkFlavour; member: string };
+  /**
+   * The SDK member the callee is (set with `qualified`), e.g. `{ flavour: 'typed', member: 'Symbol' }`;
+   * `missing` when the file's SDK version has no such member (the SDK profile sets it).
+   */
+  sdk?: { flavour: SdkFlavour; member: string; missing?: boolean };
   args: Argument[];
   range: Range;
   calleeRange: Range;
@@ -188,8 +192,10 @@ export interface Model {
   sdkImports: SdkImport[];
   /** The SDK generation the file is written for, or undefined when it does not use the SDK. */
   generation?: Generation;
-  /** True when the generation was inferred without a registration call to go by. */
+  /** True when the generation was inferred without a registration call, pin or generation-specific member to go by. */
   generationAssumed: boolean;
+  /** The SDK profile: generation, release and the evidence that decided them (server/src/sdk/profile.ts). */
+  sdk?: SdkProfile;
   futureAnnotations: boolean;
   script?: ScriptBlock;
   functions: FunctionDecl[];

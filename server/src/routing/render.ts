@@ -3,19 +3,10 @@
 // code, for both wordings the spec knows. Works on already-known argument values: recognising the
 // call in a Python file is the declaration model's job, not this module's.
 import { pyStrip } from '../model/literals';
+import { ROUTING_VERBS } from '../sdk/vocabularies';
 
-/** The public verbs, in contract order (the same in every cited version). */
-export const VERBS = [
-  'format_code',
-  'lint_code',
-  'run_tests',
-  'build',
-  'repl_start',
-  'repl_status',
-  'repl_connect',
-  'repl_eval',
-  'repl_stop',
-] as const;
+/** The public verbs, in contract order (the same in every cited version): the SDK table's routing vocabulary. */
+export const VERBS = ROUTING_VERBS;
 
 export type Verb = (typeof VERBS)[number];
 

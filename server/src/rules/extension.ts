@@ -1,40 +1,17 @@
 // `vis.Extension(...)` (G2/G3): the checks of Extension.__post_init__ and of Python's own call binding.
 // vis-sdk.md §2.1.
-import { isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
+import { TYPED_MODULE, isCallable, isKnown, resolve, sdkCall, truthy } from '../model/sdk';
 import { pyStrip } from '../model/literals';
 import type { Call, Model, Value } from '../model/types';
 import type { Fix, Rule, RuleContext } from './types';
-import { callsOf, hasSplat, isEnvName, keyword, positional, pythonNameList, typedModuleAlias, valueOr } from './util';
+import { acceptedParams, scopeOf, sdkMember } from '../sdk/table';
+import { callsOf, hasSplat, isEnvName, keyword, positional, pythonNameList, reportUnexpectedKeywords, typedModuleAlias, valueOr } from './util';
 
-const FIELDS = [
-  'name',
-  'description',
-  'version',
-  'kind',
-  'alias',
-  'activation',
-  'symbols',
-  'prompt',
-  'slash_commands',
-  'op_hooks',
-  'language_tools',
-  'ctx',
-  'providers',
-  'network_filters',
-  'settings',
-  'env',
-];
-
-/** Collection fields and the declaration class each must hold. */
-export const COLLECTIONS: Record<string, string> = {
-  symbols: 'Symbol',
-  slash_commands: 'SlashCommand',
-  op_hooks: 'OpHook',
-  language_tools: 'LanguageSurface',
-  providers: 'Provider',
-  network_filters: 'NetworkFilter',
-  settings: 'Setting',
-};
+/** Collection fields of the file's `Extension` and the declaration class each must hold (from the SDK table). */
+function collections(model: Model): { field: string; cls: string }[] {
+  const member = sdkMember(scopeOf(model), TYPED_MODULE, 'Extension');
+  return member ? acceptedParams(member, scopeOf(model)).flatMap((p) => (p.holds ? [{ field: p.name, cls: p.holds }] : [])) : [];
+}
 
 function extensions(model: Model): Call[] {
   return callsOf(model, 'typed', 'Extension');
@@ -124,7 +101,7 @@ export const extensionRules: Rule[] = [
   }),
   rule('EXT-009', 'Extension collections are lists or tuples of the matching declarations.', (ctx, call) => {
     const alias = typedModuleAlias(ctx.model);
-    for (const [field, cls] of Object.entries(COLLECTIONS)) {
+    for (const { field, cls } of collections(ctx.model)) {
       const arg = keyword(call, field);
       if (!arg) continue;
       const message = `vis.Extension ${field} must contain ${cls} declarations`;
@@ -170,13 +147,7 @@ export const extensionRules: Rule[] = [
       if (item.kind !== 'str' || !isEnvName(item.value)) ctx.report(raw.range, 'vis.Extension env entries must be environment variable names');
     }
   }),
-  rule('EXT-012', 'Extension takes only its declared fields.', (ctx, call) => {
-    for (const a of call.args) {
-      if (a.name !== undefined && !FIELDS.includes(a.name)) {
-        ctx.report(a.nameRange ?? a.range, `Extension.__init__() got an unexpected keyword argument '${a.name}'`);
-      }
-    }
-  }),
+  rule('EXT-012', "Extension takes only the fields of the file's SDK version (language_tools= and settings= exist in some versions only).", reportUnexpectedKeywords),
 ];
 
 /** `symbols=vis.Symbol(f)` → `symbols=[vis.Symbol(f)]`: a bare declaration where a list belongs. */

@@ -3,28 +3,9 @@
 import { functionNamed, isCallable, isKnown, resolve, truthy } from '../model/sdk';
 import { pyRepr, pyReprValue, pyStr, pyStrip } from '../model/literals';
 import type { Call } from '../model/types';
+import { tagsOf, vocabularyList } from '../sdk/table';
 import type { Rule, RuleContext } from './types';
 import { callsOf, isEnvName, perCall, unexpectedKeywordRule, type BoundArg } from './util';
-
-/** `vis.extension(...)` parameters in order (every one may be passed positionally). */
-export const EXTENSION_PARAMS = [
-  'name',
-  'description',
-  'version',
-  'kind',
-  'alias',
-  'activation',
-  'symbols',
-  'prompt',
-  'slash_commands',
-  'op_hooks',
-  'ctx',
-  'providers',
-  'network_filters',
-  'env',
-];
-/** `vis.symbol(...)` parameters in order. */
-export const SYMBOL_PARAMS = ['fn', 'name', 'tag', 'is_hidden'];
 
 const requireG1Text = (field: 'name' | 'description') => (ctx: RuleContext, call: Call, arg: BoundArg) => {
   const v = arg(field);
@@ -44,26 +25,26 @@ export const g1Rules: Rule[] = [
       for (const call of callsOf(model, 'g1', 'extension').slice(1)) report(call.range, 'vis.extension() may only be called once per file');
     },
   },
-  perCall('G1-EXT-2', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension name is a non-empty string.', requireG1Text('name')),
-  perCall('G1-EXT-3', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension description is a non-empty string.', requireG1Text('description')),
-  perCall('G1-EXT-4', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension needs an alias when symbols are declared.', (ctx, _call, arg) => {
+  perCall('G1-EXT-2', 'g1', 'extension', 'vis.extension name is a non-empty string.', requireG1Text('name')),
+  perCall('G1-EXT-3', 'g1', 'extension', 'vis.extension description is a non-empty string.', requireG1Text('description')),
+  perCall('G1-EXT-4', 'g1', 'extension', 'vis.extension needs an alias when symbols are declared.', (ctx, _call, arg) => {
     const symbols = arg('symbols');
     if (!symbols || truthy(symbols) !== true) return;
     const alias = arg('alias');
     if (alias && truthy(alias) !== false) return;
     ctx.report(alias?.range ?? symbols.range, 'vis.extension(...) requires alias=<string> when symbols= is declared');
   }),
-  perCall('G1-EXT-5', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension ctx is a callable.', (ctx, _call, arg) => {
+  perCall('G1-EXT-5', 'g1', 'extension', 'vis.extension ctx is a callable.', (ctx, _call, arg) => {
     const v = arg('ctx');
     if (v && v.kind !== 'none' && isCallable(v) === false) ctx.report(v.range, 'vis.extension(...) ctx= must be a callable (env) -> dict of session contributions');
   }),
-  perCall('G1-EXT-6', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension env is a list of names.', (ctx, _call, arg) => {
+  perCall('G1-EXT-6', 'g1', 'extension', 'vis.extension env is a list of names.', (ctx, _call, arg) => {
     const v = arg('env');
     if (!v) return;
     const notIterable = ['int', 'float', 'complex', 'bool', 'function', 'lambda', 'ellipsis'].includes(v.kind);
     if (v.kind === 'str' || notIterable) ctx.report(v.range, 'vis.extension(...) env= must be a list of environment variable names');
   }),
-  perCall('G1-EXT-7', 'g1', 'extension', EXTENSION_PARAMS, 'vis.extension env entries are environment variable names.', (ctx, _call, arg) => {
+  perCall('G1-EXT-7', 'g1', 'extension', 'vis.extension env entries are environment variable names.', (ctx, _call, arg) => {
     const v = arg('env');
     if (!v || (v.kind !== 'list' && v.kind !== 'tuple' && v.kind !== 'set')) return;
     for (const raw of v.items) {
@@ -71,18 +52,19 @@ export const g1Rules: Rule[] = [
       if (s !== undefined && !isEnvName(s)) ctx.report(raw.range, `vis.extension(...) env= entries must be environment variable names, got ${pyRepr(s)}`);
     }
   }),
-  unexpectedKeywordRule('G1-EXT-8', 'g1', 'extension', 'extension', EXTENSION_PARAMS, 'vis.extension takes only its declared parameters.'),
-  perCall('G1-SYM-1', 'g1', 'symbol', SYMBOL_PARAMS, 'vis.symbol wraps a callable.', (ctx, _call, arg) => {
+  unexpectedKeywordRule('G1-EXT-8', 'g1', 'extension', 'vis.extension takes only its declared parameters.'),
+  perCall('G1-SYM-1', 'g1', 'symbol', 'vis.symbol wraps a callable.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (fn && isCallable(fn) === false) ctx.report(fn.range, 'vis.symbol(fn, ...) requires a callable');
   }),
-  perCall('G1-SYM-2', 'g1', 'symbol', SYMBOL_PARAMS, 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
+  perCall('G1-SYM-2', 'g1', 'symbol', 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
     const tag = arg('tag');
-    if (!tag || !isKnown(tag) || (tag.kind === 'str' && (tag.value === 'observation' || tag.value === 'mutation'))) return;
+    const tags = tagsOf(ctx.model);
+    if (!tag || !isKnown(tag) || (tag.kind === 'str' && tags.includes(tag.value))) return;
     const shown = pyReprValue(tag);
-    if (shown !== undefined) ctx.report(tag.range, `vis.symbol tag must be observation or mutation, got ${shown}`);
+    if (shown !== undefined) ctx.report(tag.range, `vis.symbol tag must be ${vocabularyList(tags)}, got ${shown}`);
   }),
-  perCall('G1-SYM-3', 'g1', 'symbol', SYMBOL_PARAMS, 'A vis.symbol function has a docstring.', (ctx, _call, arg) => {
+  perCall('G1-SYM-3', 'g1', 'symbol', 'A vis.symbol function has a docstring.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (!fn) return;
     const name = fn.kind === 'lambda' ? '<lambda>' : fn.kind === 'function' ? fn.name : undefined;
@@ -93,5 +75,5 @@ export const g1Rules: Rule[] = [
       ctx.report(fn.range, `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`);
     }
   }),
-  unexpectedKeywordRule('G1-SYM-4', 'g1', 'symbol', 'symbol', SYMBOL_PARAMS, 'vis.symbol takes only fn, name, tag and is_hidden.'),
+  unexpectedKeywordRule('G1-SYM-4', 'g1', 'symbol', 'vis.symbol takes only the parameters of its SDK version (fn, name, tag, is_hidden).'),
 ];

@@ -4,12 +4,18 @@
 import { pyRepr, pyReprValue, pyStrip } from '../model/literals';
 import { isCallable, isKnown, resolve } from '../model/sdk';
 import type { Value } from '../model/types';
+import { GATE_OPS } from '../sdk/vocabularies';
+import { vocabularyValues } from '../sdk/table';
 import type { Rule, RuleContext } from './types';
 import { perCall } from './util';
 
-const GATE = 'fs_access';
-/** Documented op names: G3 docs, and the older ones (python-extensions.md) hosts still key by. */
-const KNOWN_OPS = ['patch', 'shell', 'python_execution', 'draft/create', 'draft/approve', 'draft/discard', 'git/commit', GATE, 'write', 'struct_patch', 'move', 'copy', 'delete', 'grep'];
+const GATE = GATE_OPS[0];
+/**
+ * Documented op names, in every SDK version (the G3 docs and the older names hosts still key by): the
+ * op vocabulary of the SDK table. Applying only the file's version's names is issue 10's.
+ */
+const KNOWN_OPS = vocabularyValues('op');
+const PHASES = vocabularyValues('phase');
 
 const notCallable = (v: Value | undefined) => v !== undefined && isCallable(v) === false;
 
@@ -31,34 +37,31 @@ function opNameWarnings(ctx: RuleContext, v: Value | undefined): void {
   }
 }
 
-const SLASH = ['name', 'run', 'doc', 'usage'];
-const OP_HOOK = ['ops', 'fn', 'phase'];
-
 export const hookRules: Rule[] = [
   // Typed SDK (G2/G3).
-  perCall('SLH-001', 'typed', 'SlashCommand', SLASH, 'SlashCommand name is a non-blank string.', (ctx, _call, arg) => {
+  perCall('SLH-001', 'typed', 'SlashCommand', 'SlashCommand name is a non-blank string.', (ctx, _call, arg) => {
     const v = arg('name');
     if (v && isKnown(v) && (v.kind !== 'str' || pyStrip(v.value) === '')) ctx.report(v.range, 'vis.SlashCommand requires name=<non-empty string>');
   }),
-  perCall('SLH-002', 'typed', 'SlashCommand', SLASH, 'SlashCommand run is a callable.', (ctx, _call, arg) => {
+  perCall('SLH-002', 'typed', 'SlashCommand', 'SlashCommand run is a callable.', (ctx, _call, arg) => {
     const v = arg('run');
     if (notCallable(v)) ctx.report(v!.range, 'vis.SlashCommand requires a callable run');
   }),
-  perCall('SLH-003', 'typed', 'SlashCommand', SLASH, 'SlashCommand doc and usage are text or None.', (ctx, _call, arg) => {
+  perCall('SLH-003', 'typed', 'SlashCommand', 'SlashCommand doc and usage are text or None.', (ctx, _call, arg) => {
     for (const field of ['doc', 'usage']) {
       const v = arg(field);
       if (v && isKnown(v) && v.kind !== 'none' && v.kind !== 'str') ctx.report(v.range, `vis.SlashCommand ${field} must be text`);
     }
   }),
-  perCall('HOOK-001', 'typed', 'OpHook', OP_HOOK, 'OpHook phase is before or after.', (ctx, _call, arg) => {
+  perCall('HOOK-001', 'typed', 'OpHook', 'OpHook phase is before or after.', (ctx, _call, arg) => {
     const v = arg('phase');
-    if (v && isKnown(v) && !(v.kind === 'str' && (v.value === 'before' || v.value === 'after'))) ctx.report(v.range, 'vis.OpHook phase must be before or after');
+    if (v && isKnown(v) && !(v.kind === 'str' && PHASES.includes(v.value))) ctx.report(v.range, `vis.OpHook phase must be ${PHASES.join(' or ')}`);
   }),
-  perCall('HOOK-002', 'typed', 'OpHook', OP_HOOK, 'OpHook fn is a callable.', (ctx, _call, arg) => {
+  perCall('HOOK-002', 'typed', 'OpHook', 'OpHook fn is a callable.', (ctx, _call, arg) => {
     const v = arg('fn');
     if (notCallable(v)) ctx.report(v!.range, 'vis.OpHook requires a callable fn');
   }),
-  perCall('HOOK-003', 'typed', 'OpHook', OP_HOOK, 'OpHook ops is a non-empty list of op names (a bare string is refused).', (ctx, _call, arg) => {
+  perCall('HOOK-003', 'typed', 'OpHook', 'OpHook ops is a non-empty list of op names (a bare string is refused).', (ctx, _call, arg) => {
     const v = arg('ops');
     if (!v || !isKnown(v) || (v.kind === 'comprehension' && v.of === 'list')) return;
     const bad =
@@ -70,34 +73,34 @@ export const hookRules: Rule[] = [
       });
     if (bad) ctx.report(v.range, 'vis.OpHook requires a non-empty ops list');
   }),
-  perCall('HOOK-004', 'typed', 'OpHook', OP_HOOK, 'The fs_access gate has a hook of its own.', (ctx, _call, arg) => {
+  perCall('HOOK-004', 'typed', 'OpHook', 'The fs_access gate has a hook of its own.', (ctx, _call, arg) => {
     const ops = opsOf(ctx, arg('ops'));
     if (ops && ops.names.includes(GATE) && ops.names.some((n) => n !== GATE)) ctx.report(arg('ops')!.range, 'vis.OpHook: a gate cannot share a hook with ordinary operations');
   }),
-  perCall('HOOK-005', 'typed', 'OpHook', OP_HOOK, 'The fs_access gate is asked before, never after.', (ctx, _call, arg) => {
+  perCall('HOOK-005', 'typed', 'OpHook', 'The fs_access gate is asked before, never after.', (ctx, _call, arg) => {
     const ops = opsOf(ctx, arg('ops'));
     const phase = arg('phase');
     if (ops?.names.includes(GATE) && phase?.kind === 'str' && phase.value === 'after') ctx.report(phase.range, 'vis.OpHook: a gate is asked before the operation runs');
   }),
-  perCall('HOOK-006', 'typed', 'OpHook', OP_HOOK, 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning'),
-  perCall('NF-001', 'typed', 'NetworkFilter', ['fn'], 'NetworkFilter fn is a callable.', (ctx, _call, arg) => {
+  perCall('HOOK-006', 'typed', 'OpHook', 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning'),
+  perCall('NF-001', 'typed', 'NetworkFilter', 'NetworkFilter fn is a callable.', (ctx, _call, arg) => {
     const v = arg('fn');
     if (notCallable(v)) ctx.report(v!.range, 'vis.NetworkFilter requires a callable');
   }),
 
   // G1 builders (Vis 0.1.41).
-  perCall('G1-SL-1', 'g1', 'slash', SLASH, 'vis.slash takes a non-empty name and a callable run.', (ctx, _call, arg) => {
+  perCall('G1-SL-1', 'g1', 'slash', 'vis.slash takes a non-empty name and a callable run.', (ctx, _call, arg) => {
     // A missing name or run is Python's own TypeError (both are required parameters).
     const name = arg('name');
     if (name && isKnown(name) && (name.kind !== 'str' || name.value === '')) ctx.report(name.range, 'vis.slash(name, run, ...) requires name=<non-empty string>');
     const run = arg('run');
     if (notCallable(run)) ctx.report(run!.range, 'vis.slash(name, run, ...) requires a callable run');
   }),
-  perCall('G1-HK-1', 'g1', 'op_hook', OP_HOOK, 'vis.op_hook: phase before or after, a callable fn, a non-empty ops list.', (ctx, _call, arg) => {
+  perCall('G1-HK-1', 'g1', 'op_hook', 'vis.op_hook: phase before or after, a callable fn, a non-empty ops list.', (ctx, _call, arg) => {
     const phase = arg('phase');
-    if (phase && isKnown(phase) && !(phase.kind === 'str' && (phase.value === 'before' || phase.value === 'after'))) {
+    if (phase && isKnown(phase) && !(phase.kind === 'str' && PHASES.includes(phase.value))) {
       const shown = pyReprValue(phase);
-      if (shown !== undefined) ctx.report(phase.range, `vis.op_hook phase must be before or after, got ${shown}`);
+      if (shown !== undefined) ctx.report(phase.range, `vis.op_hook phase must be ${PHASES.join(' or ')}, got ${shown}`);
     }
     const fn = arg('fn');
     if (notCallable(fn)) ctx.report(fn!.range, 'vis.op_hook(ops, fn, ...) requires a callable fn');
@@ -106,13 +109,13 @@ export const hookRules: Rule[] = [
     const empty = ops && (ops.kind === 'none' || ((ops.kind === 'list' || ops.kind === 'tuple') && ops.items.length === 0) || (ops.kind === 'str' && ops.value === ''));
     if (empty) ctx.report(ops.range, 'vis.op_hook requires a non-empty ops list');
   }),
-  perCall('G1-HK-2', 'g1', 'op_hook', OP_HOOK, 'The fs_access gate has a hook of its own.', (ctx, _call, arg) => {
+  perCall('G1-HK-2', 'g1', 'op_hook', 'The fs_access gate has a hook of its own.', (ctx, _call, arg) => {
     const ops = opsOf(ctx, arg('ops'));
     if (!ops || !ops.names.includes(GATE)) return;
     const others = ops.names.filter((n) => n !== GATE);
     if (others.length) ctx.report(arg('ops')!.range, `vis.op_hook: 'fs_access' is a gate and is asked, not wrapped, so it cannot share a hook with [${others.map(pyRepr).join(', ')}]`);
   }),
-  perCall('G1-HK-3', 'g1', 'op_hook', OP_HOOK, 'The fs_access gate is asked before, never after.', (ctx, _call, arg) => {
+  perCall('G1-HK-3', 'g1', 'op_hook', 'The fs_access gate is asked before, never after.', (ctx, _call, arg) => {
     const ops = opsOf(ctx, arg('ops'));
     const phase = arg('phase');
     if (ops?.names.includes(GATE) && phase?.kind === 'str' && phase.value === 'after') {
@@ -123,7 +126,6 @@ export const hookRules: Rule[] = [
     'G1-HK-4',
     'g1',
     'op_hook',
-    OP_HOOK,
     'A bare string as ops is split into characters and never fires.',
     (ctx, _call, arg) => {
       const ops = arg('ops');
@@ -133,8 +135,8 @@ export const hookRules: Rule[] = [
     },
     'warning',
   ),
-  perCall('G1-HK-5', 'g1', 'op_hook', OP_HOOK, 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning'),
-  perCall('G1-NF-1', 'g1', 'network_filter', ['fn'], 'vis.network_filter wraps a callable.', (ctx, _call, arg) => {
+  perCall('G1-HK-5', 'g1', 'op_hook', 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning'),
+  perCall('G1-NF-1', 'g1', 'network_filter', 'vis.network_filter wraps a callable.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (notCallable(fn)) ctx.report(fn!.range, 'vis.network_filter(fn) requires a callable');
   }),

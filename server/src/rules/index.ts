@@ -1,7 +1,7 @@
 // Every rule family, and running them over a model.
 import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
-import type { ContractFormat } from '../contracts/types';
+import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import type { Model } from '../model/types';
 import { extensionRules } from './extension';
 import { fileRules } from './file';
@@ -10,19 +10,21 @@ import { hookRules } from './hooks';
 import { methodRules } from './methods';
 import { registrationRules } from './registration';
 import { routingRules } from './routing';
+import { sdkRules } from './sdk';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
 import type { Finding, ModuleRole, Rule, Severity } from './types';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
+export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
 /** Per-rule severity overrides from the settings; `off` silences a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
 /** Options every rule may read. */
 export interface RuleOptions {
-  contractFormat?: ContractFormat;
+  /** visAuthoring.contractFormat (`auto` by default: the file's SDK version's format). */
+  contractFormat?: ContractFormatSetting;
   /** What the file is to Vis (from the program); unknown for a file on its own. */
   role?: ModuleRole;
   /** The module's Symbol analysis through the program; by default the file is analysed alone. */
@@ -36,12 +38,13 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
   else if (!model.generation) return [];
   const findings: Finding[] = [];
   const path = pathOf(model.uri);
+  const contractFormat = contractFormatFor(model.sdk, options.contractFormat);
   let infos: SymbolInfo[] | undefined;
   const symbols =
     options.symbols ??
     (() => {
       try {
-        return (infos ??= symbolInfos(model, { format: options.contractFormat ?? 'C3' }));
+        return (infos ??= symbolInfos(model, { format: contractFormat }));
       } catch {
         // A fault in the static analysis must not take the file's other diagnostics down with it.
         return (infos = []);
@@ -54,7 +57,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
       model,
       path,
       report: (range, message, fix, extra) => findings.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
-      contractFormat: options.contractFormat,
+      contractFormat,
       role: options.role ?? 'unknown',
       symbols,
       resolver: options.resolver ?? {},

@@ -1,14 +1,13 @@
 // `@vis.method(...)` (G2/G3, vis-sdk.md §2.5): MTH-001…MTH-004, checked where the decorator is
 // written (on a method at any class depth, or called at module level).
-import { tagVocabulary } from '../contracts/symbols';
 import { reprValue } from '../contracts/symbols';
+import { tagsOf, vocabularyList } from '../sdk/table';
 import { isCallable, isKnown, qualify, resolve, sdkCall } from '../model/sdk';
 import type { Call, ClassDecl, Decorator, FunctionDecl, Model } from '../model/types';
 import type { Rule, RuleContext } from './types';
-import { callsOf, positional } from './util';
+import { callsOf, positional, reportUnexpectedKeywords } from './util';
 
 const METHOD = 'blockether.vis.extension.method';
-const KEYWORDS = ['fn', 'tag', 'is_hidden', 'activity'];
 
 /** Every decorator in the file with the function it decorates, classes at any depth included. */
 export function allDecorated(model: Model): { decorators: Decorator[]; fn?: FunctionDecl; cls?: ClassDecl }[] {
@@ -58,10 +57,9 @@ export const methodRules: Rule[] = [
     if (!arg) return;
     const v = resolve(ctx.model, arg.value);
     if (!isKnown(v)) return;
-    const vocab = tagVocabulary(ctx.model, ctx.contractFormat ?? 'C3');
+    const vocab = tagsOf(ctx.model);
     if (v.kind === 'str' && vocab.includes(v.value)) return;
-    const list = vocab.length === 2 ? `${vocab[0]} or ${vocab[1]}` : `one of ${vocab.join(', ')}`;
-    ctx.report(arg.value.range, `vis.method tag must be ${list}, got ${reprValue(v)}`);
+    ctx.report(arg.value.range, `vis.method tag must be ${vocabularyList(vocab)}, got ${reprValue(v)}`);
   }),
   rule('MTH-002', 'vis.method activity= must be a vis.Activity declaration.', (ctx, call) => {
     const arg = call.args.find((a) => a.name === 'activity');
@@ -108,8 +106,6 @@ export const methodRules: Rule[] = [
     if (pos.length > 1) {
       ctx.report({ start: pos[1].range.start, end: pos[pos.length - 1].range.end }, `method() takes from 0 to 1 positional arguments but ${pos.length} were given`);
     }
-    for (const a of call.args) {
-      if (a.name !== undefined && !KEYWORDS.includes(a.name)) ctx.report(a.nameRange ?? a.range, `method() got an unexpected keyword argument '${a.name}'`);
-    }
+    reportUnexpectedKeywords(ctx, call);
   }),
 ];

@@ -2,11 +2,11 @@
 // the other generation's names, and mixing the G1 and typed SDKs. vis-sdk.md §1, §2.2.
 import { TYPED_MODULE, importFlavour, isKnown, registrations, resolve, sdkCall } from '../model/sdk';
 import type { Call, Model } from '../model/types';
+import { scopeOf, sdkMember } from '../sdk/table';
 import { isEntryName } from '../workspace/discovery';
+import { REGISTRATION_NAMES, missingMembers, missingMessage } from './sdk';
 import type { Rule } from './types';
 import { callsOf, keyword } from './util';
-
-const RETIRED_BUILDERS = ['extension', 'symbol', 'slash', 'op_hook', 'network_filter', 'provider'];
 
 /** The registration call's name in a generation. */
 export function registerName(gen: 'G1' | 'G2' | 'G3'): string {
@@ -86,20 +86,15 @@ export const registrationRules: Rule[] = [
     summary: "The other generation's registration name (and the retired G1 builders) do not exist in the typed SDK.",
     check({ model, report }) {
       if (model.generation !== 'G2' && model.generation !== 'G3') return;
-      const wrong = model.generation === 'G2' ? 'register_extension' : 'register';
-      const right = model.generation === 'G2' ? 'register' : 'register_extension';
-      for (const call of model.calls) {
-        const s = sdkCall(call);
-        if (s?.flavour !== 'typed' || (s.member !== wrong && !RETIRED_BUILDERS.includes(s.member))) continue;
+      for (const m of missingMembers(model)) {
+        if (!m.registration || !m.call) continue;
+        const call = m.call;
+        const right = ['register', 'register_extension'].find((r) => r !== m.name && sdkMember(scopeOf(model), TYPED_MODULE, r));
         const fix =
-          s.member === wrong && call.callee.endsWith('.' + wrong)
-            ? { title: `Call ${call.callee.slice(0, -wrong.length)}${right}`, edits: [{ range: call.calleeRange, newText: call.callee.slice(0, -wrong.length) + right }] }
+          right && m.name.startsWith('register') && call.callee.endsWith('.' + m.name)
+            ? { title: `Call ${call.callee.slice(0, -m.name.length)}${right}`, edits: [{ range: call.calleeRange, newText: call.callee.slice(0, -m.name.length) + right }] }
             : undefined;
-        const fromImport = !call.callee.includes('.');
-        const message = fromImport
-          ? `cannot import name '${s.member}' from '${TYPED_MODULE}'`
-          : `module '${TYPED_MODULE}' has no attribute '${s.member}'`;
-        report(call.calleeRange, message, fix);
+        report(call.calleeRange, missingMessage(m), fix);
       }
     },
   },
@@ -111,8 +106,12 @@ export const registrationRules: Rule[] = [
       if (!model.generation || validRegistrations(model).length > 0) return;
       // Vis looks for a registration in the entry files it discovers; a module they import needs none.
       if (role === 'module' || (role === 'unknown' && !looksLikeEntry(model, path))) return;
+      // A registration call that fails (REG-003, SDK-002) is the error Vis reports, not a missing one.
+      if (model.calls.some((c) => c.sdk && REGISTRATION_NAMES.includes(c.sdk.member))) return;
       const where = model.sdkImports[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-      report(where, `${path} never called ${registerName(model.generation)}(...)`);
+      // Vis's own words: G3 hosts name the whole call (`vis.register_extension(vis.Extension(...))`).
+      const call = model.generation === 'G3' ? 'vis.register_extension(vis.Extension(...))' : `${registerName(model.generation)}(...)`;
+      report(where, `${path} never called ${call}`);
     },
   },
   {

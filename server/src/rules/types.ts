@@ -49,7 +49,7 @@ export interface RuleContext {
   /** The file's path (or URI when it has none), as Vis names it in load errors. */
   path: string;
   report(range: Range, message: string, fix?: Fix, options?: ReportOptions): void;
-  /** The contract format the user chose (visAuthoring.contractFormat); it decides the tag vocabulary. Default C3. */
+  /** The contract format contracts are rendered in: the chosen one, or the file's SDK version's (`contractFormatFor`). */
   contractFormat?: ContractFormat;
   /** Whether Vis loads the file as an entry (REG-005 applies only to entries). */
   role: ModuleRole;

@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Value } from '../model/types';
+import { acceptedKeywords, bindSdkCall, memberOfCall, paramsOf, pythonCallName, scopeOf, takesAnyKeyword } from '../sdk/table';
 import type { Rule, RuleContext, Severity } from './types';
 
 /** Calls in the file that resolve to the given SDK member. */
@@ -19,20 +20,6 @@ export function positional(call: Call): Argument[] {
 
 export function hasSplat(call: Call, kind?: '*' | '**'): boolean {
   return call.args.some((a) => (kind ? a.splat === kind : !!a.splat));
-}
-
-/**
- * Binds a call's arguments to a Python signature (positional-or-keyword parameters in order):
- * the argument for each parameter that was given. Undefined when splats make the binding unknowable.
- */
-export function bindArguments(call: Call, params: readonly string[]): Map<string, Argument> | undefined {
-  if (hasSplat(call)) return undefined;
-  const out = new Map<string, Argument>();
-  positional(call).forEach((a, i) => {
-    if (i < params.length) out.set(params[i], a);
-  });
-  for (const a of call.args) if (a.name !== undefined) out.set(a.name, a);
-  return out;
 }
 
 /** The resolved value of an argument, or of Python's default `None` when it was not given. */
@@ -93,14 +80,13 @@ export type BoundArg = (name: string) => Value | undefined;
 
 /**
  * A rule over every call to one SDK member in files of that SDK (G1 for `g1`, G2/G3 for `typed`),
- * with the call's arguments bound to the member's parameters. Calls whose binding splats make
- * unknowable are skipped; a parameter that was not given reads as undefined.
+ * with the call's arguments bound to the member's parameters in the file's SDK version (the SDK table).
+ * Calls whose binding splats make unknowable are skipped; a parameter that was not given reads as undefined.
  */
 export function perCall(
   id: string,
   flavour: 'typed' | 'g1',
   member: string,
-  params: readonly string[],
   summary: string,
   check: (ctx: RuleContext, call: Call, arg: BoundArg) => void,
   severity: Severity = 'error',
@@ -112,7 +98,7 @@ export function perCall(
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
       for (const call of callsOf(ctx.model, flavour, member)) {
-        const bound = bindArguments(call, params);
+        const bound = bindSdkCall(ctx.model, call);
         if (!bound) continue;
         check(ctx, call, (name) => {
           const a = bound.get(name);
@@ -123,19 +109,27 @@ export function perCall(
   };
 }
 
-/** Python's own TypeError for a keyword the callee does not declare (in files of that SDK). */
-export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, fn: string, params: readonly string[], summary: string): Rule {
+/** Python's own TypeError for a keyword the callee does not declare in the file's SDK version (in files of that SDK). */
+export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, summary: string): Rule {
   return {
     id,
     severity: 'error',
     summary,
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
-      for (const call of callsOf(ctx.model, flavour, member)) {
-        for (const a of call.args) {
-          if (a.name !== undefined && !params.includes(a.name)) ctx.report(a.nameRange ?? a.range, `${fn}() got an unexpected keyword argument '${a.name}'`);
-        }
-      }
+      for (const call of callsOf(ctx.model, flavour, member)) reportUnexpectedKeywords(ctx, call);
     },
   };
+}
+
+/** Reports each keyword argument of an SDK call that no checked release of its member accepts. */
+export function reportUnexpectedKeywords(ctx: RuleContext, call: Call): void {
+  const member = memberOfCall(ctx.model, call);
+  if (!member) return;
+  const scope = scopeOf(ctx.model);
+  if (takesAnyKeyword(paramsOf(member, scope))) return;
+  const accepted = acceptedKeywords(member, scope);
+  for (const a of call.args) {
+    if (a.name !== undefined && !accepted.has(a.name)) ctx.report(a.nameRange ?? a.range, `${pythonCallName(member)} got an unexpected keyword argument '${a.name}'`);
+  }
 }

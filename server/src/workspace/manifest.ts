@@ -5,16 +5,11 @@
 // PEP 723 block: in the Python file, past the `# ` comment markers). No VS Code types.
 import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
 import type { Range } from '../model/types';
+import { normalizeName } from '../sdk/pep440';
+import type { VersionPin } from '../sdk/profile';
 
-/** A requirement on the `vis-agent` package (the Vis SDK), as the project pins it. */
-export interface VersionPin {
-  source: 'pep723' | 'pyproject' | 'uv.lock';
-  /** The file it is written in (the Python file for a PEP 723 block). */
-  file: string;
-  /** The requirement as written (`vis-agent>=0.2.45`), or for uv.lock the locked version (`vis-agent==0.2.45`). */
-  requirement: string;
-  range?: Range;
-}
+/** A requirement on the `vis-agent` package (the Vis SDK), as the project pins it: one definition, the SDK profile's. */
+export type { VersionPin } from '../sdk/profile';
 
 /** Where a key is written and what its value is. */
 export interface Located {
@@ -173,9 +168,7 @@ export function toolVisOf(m: Manifest): { category?: unknown; skills?: unknown; 
 }
 
 /** PEP 503 normalisation of a distribution name (`Vis_Agent` → `vis-agent`). */
-export function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/[-_.]+/g, '-');
-}
+export { normalizeName };
 
 /** The distribution name a PEP 508 requirement names (`vis-agent[x]>=1; python_version<'4'` → `vis-agent`). */
 export function requirementName(requirement: string): string | undefined {

@@ -15,12 +15,17 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Analysis, ModuleAnalysis } from '../analysis';
+import type { Call, FunctionDecl, Range } from '../model/types';
+import { g1Tools, type G1ToolInfo } from '../contracts/g1';
+import { outline, type OutlineItem } from '../editor/outline';
+import { bindSdkCall } from '../sdk/table';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
 import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
-import type { ContractFormat } from '../contracts/types';
+import { applySdkProfile, contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import { allRules, runRules, type SeverityOverrides } from '../rules';
 import type { Finding, ModuleRole } from '../rules/types';
 import { filePathOf } from '../rules/util';
+import { manifestRules, type ManifestRuleContext } from '../rules/manifest';
 import { workspaceRules, type RegisteredExtension } from '../rules/workspace';
 import { findExtension } from '../docs/extension';
 import { fileStamp, readTextFileSync } from '../../../shared/files';
@@ -36,7 +41,7 @@ import {
   type Manifest,
   type VersionPin,
 } from './manifest';
-import { ModuleStore } from './modules';
+import { ModuleStore, unanalysedModel } from './modules';
 import { ParserFault, guarded } from '../parse/parser';
 import { unsliced } from '../slices';
 import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
@@ -53,7 +58,13 @@ export interface ProgramOptions {
   /** `python.defaultInterpreterPath`, when the client passes it: its environment's site-packages are import roots. */
   interpreter?: string;
   overrides?: SeverityOverrides;
-  contractFormat?: ContractFormat;
+  /** visAuthoring.contractFormat: `auto` (each module's SDK version's format) or C1, C2, C3. */
+  contractFormat?: ContractFormatSetting;
+  /**
+   * What the project shows about a module's SDK version, for its SDK profile (tests stand in for the
+   * manifests with it); by default the program's own `projectEvidence`.
+   */
+  evidence?: (uri: string) => { pins: VersionPin[] };
   /** Modules with more characters are not analysed. */
   maxFileSize?: number;
   /** Keep the trees of open documents between versions (incremental re-parse). Default true. */
@@ -78,22 +89,43 @@ export interface ImportEnvironment {
 /** A name or dotted path resolved to where it is declared. */
 export interface Declaration {
   uri: string;
-  range: import('../model/types').Range;
+  range: Range;
   kind: 'module' | 'class' | 'function' | 'variable';
 }
 
 interface Join {
   analysis: ModuleAnalysis;
   epoch: number;
-  format: ContractFormat;
+  /** The contract format setting the join was made with (`auto`: the module's SDK version's). */
+  format: ContractFormatSetting;
   /** Every module file the join read, with the stamp it read. */
   deps: Map<string, string | undefined>;
   loader: ModuleLoader;
   infos?: SymbolInfo[];
+  g1?: G1ToolInfo[];
+  tools?: ModuleTool[];
+  outline?: OutlineItem[];
   findings?: Finding[];
 }
 
+/** One tool a module exports: its public name, tag and hidden flag, the call that exports it, and its def. */
+export interface ModuleTool {
+  /** The name the model calls it by (`greet.hello`; G1: `<alias>_<symbol>`). */
+  name: string;
+  tag: string;
+  hidden: boolean;
+  /** The module of the exporting call. */
+  uri: string;
+  /** The `vis.Symbol(...)` or `vis.symbol(...)` call. */
+  call: Call;
+  decl?: FunctionDecl;
+  declUri?: string;
+}
+
 const toUri = (file: string) => pathToFileURL(file).href;
+
+/** The evidence each model's SDK profile was last computed with (`<format>|<pins>`). */
+const profiled = new WeakMap<import('../model/types').Model, string>();
 
 /** The canonical URI of a document: `file:` URIs spelled as Node spells them, any other URI as it is. */
 export function canonicalUri(uri: string): string {
@@ -111,7 +143,7 @@ export class Program {
   readonly modules = new ModuleStore();
   readonly resolver = new ModuleResolver();
   overrides: SeverityOverrides;
-  contractFormat: ContractFormat;
+  contractFormat: ContractFormatSetting;
   maxFileSize: number;
   globalDir?: string;
   interpreter?: string;
@@ -142,7 +174,8 @@ export class Program {
     this.globalDir = options.globalDir;
     this.interpreter = options.interpreter;
     this.overrides = options.overrides ?? {};
-    this.contractFormat = options.contractFormat ?? 'C3';
+    this.contractFormat = options.contractFormat ?? 'auto';
+    this.evidence = options.evidence ?? ((uri) => this.projectEvidence(uri));
     this.maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
     this.keepTrees = options.keepTrees ?? true;
     this.givenEntries = options.entries;
@@ -151,6 +184,7 @@ export class Program {
   }
 
   private trace?: (message: string) => void;
+  private evidence: (uri: string) => { pins: VersionPin[] };
 
   private givenEntries?: EntryFile[];
 
@@ -328,8 +362,78 @@ export class Program {
   }
 
   private readManifest(file: string): Manifest | undefined {
+    const open = this.open(toUri(file));
+    if (open) return readToml('pyproject', file, open.text);
     const r = readTextFileSync(file, { maxBytes: 1_000_000 });
     return r.ok ? readToml('pyproject', file, r.text) : undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Manifests: the pyproject.toml of a package, the PEP 723 block of a script (MAN rules)
+
+  /** The entry a pyproject.toml belongs to: the `extension.py` beside it. */
+  private entryOfManifest(uri: string): string | undefined {
+    const file = this.pathOf(uri);
+    if (!file || path.basename(file) !== 'pyproject.toml') return undefined;
+    const entry = path.join(path.dirname(file), 'extension.py');
+    return this.resolver.isFile(entry) ? entry : undefined;
+  }
+
+  /** The findings of the manifest rules for an entry: on its pyproject.toml (uri set) or on the entry itself. */
+  private manifestFindings(uri: string, j: Join): Finding[] {
+    const file = this.pathOf(uri);
+    if (!file) return [];
+    const model = j.analysis.model;
+    const dir = path.dirname(file);
+    const pyprojectPath = path.join(dir, 'pyproject.toml');
+    const packaged = path.basename(file) === 'extension.py' && (!!this.open(toUri(pyprojectPath)) || this.resolver.isFile(pyprojectPath));
+    const findings: Finding[] = [];
+    let pyproject: { uri: string; manifest: Manifest } | undefined;
+    if (packaged) {
+      // The join reads the pyproject.toml: a change to it (on disk or in the editor) re-checks the entry.
+      j.deps.set(pyprojectPath, this.stamp(toUri(pyprojectPath)));
+      let readers = this.readers.get(pyprojectPath);
+      if (!readers) this.readers.set(pyprojectPath, (readers = new Set()));
+      readers.add(uri);
+      const manifest = this.readManifest(pyprojectPath);
+      if (manifest) pyproject = { uri: toUri(pyprojectPath), manifest };
+    }
+    const script = model.script ? { manifest: readScriptManifest(file, model.script.content, model.script.range.start.line), range: model.script.range } : undefined;
+    if (!pyproject && !script) return [];
+    const ext = findExtension(model);
+    const name = ext?.fields.get('name');
+    const ctx: ManifestRuleContext = {
+      entry: { uri, path: file, dir },
+      kind: packaged ? 'package' : 'script',
+      pyproject,
+      script,
+      extensionName: name && name.value.kind === 'str' ? { value: name.value.value, range: name.value.range } : undefined,
+      isDir: (p) => this.resolver.isDir(p),
+      isFile: (p) => this.resolver.isFile(p),
+      resolve: (d, rel) => path.resolve(d, rel),
+      within: (inner, outer) => inside(path.resolve(inner), path.resolve(outer)),
+      report: () => undefined,
+    };
+    for (const rule of manifestRules) {
+      const severity = this.overrides[rule.id] ?? rule.severity;
+      if (severity === 'off') continue;
+      rule.check({
+        ...ctx,
+        report: (target, range, message, related) => findings.push({ rule: rule.id, severity, message, range, uri: target === uri ? undefined : target, related }),
+      });
+    }
+    return findings;
+  }
+
+  /** A pyproject.toml of a packaged entry, analysed: the entry's manifest findings that are on it. */
+  private manifestAnalysis(uri: string): Analysis | undefined {
+    const entry = this.entryOfManifest(uri);
+    if (!entry) return undefined;
+    const entryUri = toUri(entry);
+    const findings = this.findings(entryUri).filter((f) => f.uri === uri);
+    const stamp = this.stamp(uri) ?? '';
+    const doc = this.open(uri);
+    return { uri, version: doc?.version ?? 0, stamp, model: unanalysedModel(uri, '', 'ANA-001', ''), millis: 0, findings };
   }
 
   private readLock(file: string): VersionPin[] {
@@ -415,6 +519,12 @@ export class Program {
           out.push(toUri(file));
         }
       }
+      // A package's pyproject.toml, checked with it (the MAN rules).
+      const pyproject = path.join(path.dirname(e.path), 'pyproject.toml');
+      if (checked && e.packaged && path.basename(e.path) === 'extension.py' && !seen.has(pyproject)) {
+        seen.add(pyproject);
+        out.push(toUri(pyproject));
+      }
     }
     const changed = owners.size !== this.owners.size || [...owners].some(([k, v]) => this.owners.get(k) !== v);
     if (changed) {
@@ -454,6 +564,14 @@ export class Program {
     if (!analysis) return undefined;
     const j = this.joins.get(uri);
     if (j && j.analysis === analysis && j.epoch === this.epoch && j.format === this.contractFormat && this.fresh(j)) return j;
+    // The module's SDK profile with the project's evidence (its entry's pins) and the contract format
+    // setting; the module store gave it the file's own (no pins, `auto`).
+    const pins = this.evidence(uri).pins;
+    const key = `${this.contractFormat}|${pins.map((p) => `${p.source}:${p.file}:${p.requirement}`).join('|')}`;
+    if ((profiled.get(analysis.model) ?? 'auto|') !== key) {
+      applySdkProfile(analysis.model, { pins, contractFormat: this.contractFormat });
+      profiled.set(analysis.model, key);
+    }
     const deps = new Map<string, string | undefined>();
     const next: Join = { analysis, epoch: this.epoch, format: this.contractFormat, deps, loader: this.loaderFor(uri, deps) };
     this.joins.set(uri, next);
@@ -475,7 +593,7 @@ export class Program {
       const file = filePathOf(uri);
       try {
         // Joins run to their end in a sliced job (the modules they read too).
-        j.infos = unsliced(() => symbolInfos(j.analysis.model, { format: j.format, loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' }));
+        j.infos = unsliced(() => symbolInfos(j.analysis.model, { format: contractFormatFor(j.analysis.model.sdk, j.format), loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' }));
       } catch {
         // A fault in the static analysis must not take the module's other results down with it.
         j.infos = [];
@@ -484,8 +602,25 @@ export class Program {
     return j.infos;
   }
 
+  /** The module's G1 `vis.symbol(...)` tools in the host's terms (functions in sibling modules resolved). */
+  g1Tools(uri: string): G1ToolInfo[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.g1) {
+      const file = filePathOf(uri);
+      try {
+        j.g1 = g1Tools(j.analysis.model, { loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
+      } catch {
+        j.g1 = [];
+      }
+    }
+    return j.g1;
+  }
+
   /** The rule findings of a module's analysis; some may belong to other modules (`uri` set). */
   findings(uri: string): Finding[] {
+    // A manifest is not a module: its findings are its entry's (`analysis`).
+    if (this.entryOfManifest(uri)) return [];
     const j = this.join(uri);
     if (!j) return [];
     if (!j.findings) {
@@ -507,6 +642,7 @@ export class Program {
         const unanalysed = { rule: 'ANA-001' as const, message: `vis-authoring could not analyse this file: a check failed (${e.reason})`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
         j.findings = model.generation ? runRules({ ...model, unanalysed }, this.overrides) : [];
       }
+      if (this.role(uri) === 'entry') j.findings.push(...this.manifestFindings(uri, j));
       const targets = new Set(j.findings.flatMap((f) => (f.uri ? [f.uri] : [])));
       const before = this.targets.get(uri);
       this.targets.set(uri, before ? new Set([...before, ...targets]) : targets);
@@ -521,6 +657,8 @@ export class Program {
 
   /** A module's analysis with everything reported on it: its own findings, those other modules put on it, and the cross-file checks. */
   analysis(uri: string): Analysis | undefined {
+    const manifest = this.manifestAnalysis(uri);
+    if (manifest) return manifest;
     const a = this.module(uri);
     if (!a) return undefined;
     // The entry that imports this module reports on it: make sure its findings are known.
@@ -573,7 +711,8 @@ export class Program {
     const out: RegisteredExtension[] = [];
     for (const e of this.entries()) {
       const uri = toUri(e.path);
-      const analysis = this.module(uri);
+      // Through the join, so the model carries its SDK profile with the project's pins.
+      const analysis = this.join(uri)?.analysis;
       const ext = analysis && findExtension(analysis.model);
       if (!ext) continue;
       const text = (field: string) => {
@@ -614,6 +753,40 @@ export class Program {
   /** The tools an entry exports, each with the module its declaration lives in. */
   exportedTools(uri: string): { info: SymbolInfo; tool: ToolInfo; uri?: string }[] {
     return this.symbols(uri).flatMap((info) => info.tools.map((tool) => ({ info, tool, uri: tool.declUri })));
+  }
+
+  /** The tools a module's own `vis.Symbol(...)` (G1: `vis.symbol(...)`) calls export, by public name. */
+  moduleTools(uri: string): ModuleTool[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    if (!j.tools) {
+      const typed = this.symbols(uri).flatMap((info) => info.tools.map((t): ModuleTool => ({ name: t.name, tag: t.tag, hidden: t.hidden, uri, call: info.call, decl: t.decl, declUri: t.declUri })));
+      const g1 = this.g1Tools(uri).flatMap((t): ModuleTool[] =>
+        t.contract ? [{ name: t.contract.sandbox_name ?? t.contract.symbol, tag: t.contract.tag, hidden: t.contract.hidden, uri, call: t.call, decl: t.decl, declUri: t.declUri }] : [],
+      );
+      j.tools = [...typed, ...g1];
+    }
+    return j.tools;
+  }
+
+  /** The module's Outline: the extension it registers, its tools, slash commands, hooks, filters, providers and settings. */
+  outline(uri: string): OutlineItem[] {
+    const j = this.join(uri);
+    if (!j) return [];
+    const model = j.analysis.model;
+    return (j.outline ??= outline(model, this.symbols(uri), this.g1Tools(uri), (call) => bindSdkCall(model, call)));
+  }
+
+  /** Every tool exported by the modules indexing found (entries and the workspace modules they import). */
+  workspaceTools(): ModuleTool[] {
+    const modules = new Set([...this.entries().map((e) => toUri(e.path)), ...[...this.owners.keys()].map(toUri)]);
+    return [...modules].flatMap((uri) => this.moduleTools(uri));
+  }
+
+  /** The `vis.Symbol(...)` calls that export the function declared at `nameRange` in `uri`: in the module itself and in the modules that import it. */
+  exportsOf(uri: string, nameRange: Range): ModuleTool[] {
+    const same = (r: Range) => r.start.line === nameRange.start.line && r.start.character === nameRange.start.character;
+    return [uri, ...this.dependents(uri)].flatMap((m) => this.moduleTools(m)).filter((t) => t.declUri === uri && t.decl && same(t.decl.nameRange));
   }
 
   /** Where a name or dotted path (`Tools`, `pkg.models.Reading`) written in a module is declared, following imports into other modules. */
@@ -690,7 +863,7 @@ export class Program {
   // Change
 
   /** Settings every join reads changed (severity overrides, contract format). */
-  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormat; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
+  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormatSetting; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
     if (settings.watched) {
       this.watched = settings.watched.map((d) => path.resolve(d));
       this.stamps.clear();

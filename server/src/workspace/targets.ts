@@ -21,23 +21,20 @@ export interface Target {
  * The targets of `paths` (the current folder when there are none). A symlink loop is passed to `loop`
  * and skipped; a path that does not exist ends the expansion (`missing`).
  */
-export function commandLineTargets(paths: string[], loop: (p: string) => void, options: Omit<ProgramOptions, 'root' | 'entries'> = {}): { targets: Target[] } | { missing: string } {
+export function commandLineTargets(paths: string[], options: Omit<ProgramOptions, 'root' | 'entries'> = {}): { targets: Target[] } | { missing: string } {
   const files = new Workspace({ globalDir: undefined, ...options });
   files.setFolders([process.cwd()]);
   const targets: Target[] = [];
   for (const p of paths.length ? paths : ['.']) {
-    let stat: fs.Stats;
+    let stat: fs.Stats | undefined;
     try {
       stat = fs.statSync(p);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
-        loop(p);
-        continue;
-      }
-      return { missing: p };
+      // A symlink loop is a file that cannot be read: checked in its place, so that the reader says why.
+      if ((e as NodeJS.ErrnoException).code !== 'ELOOP') return { missing: p };
     }
     const abs = path.resolve(p);
-    if (stat.isDirectory()) targets.push({ program: new Program({ ...options, root: abs, entries: entriesOfDirectory(abs) }), uris: [], given: p, abs });
+    if (stat?.isDirectory()) targets.push({ program: new Program({ ...options, root: abs, entries: entriesOfDirectory(abs) }), uris: [], given: p, abs });
     else {
       const uri = pathToFileURL(abs).href;
       targets.push({ program: files.programFor(uri), uris: [uri], given: p, abs });

@@ -290,6 +290,51 @@ export const checks: Check[] = [
     },
   },
   {
+    name: 'editor: completion (SDK keywords, the tags), signature help (the active parameter), the Outline, F12 into a sibling module',
+    timeoutMs: 30000,
+    async run(t) {
+      const editor = await t.open('editor/extension.py');
+      const doc = editor.document;
+      const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
+      // Our items: VS Code's own snippet and word suggestions are left out of the comparison.
+      const ours = async (at: vscode.Position, trigger?: string) => {
+        const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, at, trigger);
+        return list.items.filter((i) => i.kind !== vscode.CompletionItemKind.Snippet && i.kind !== vscode.CompletionItemKind.Text).map(label);
+      };
+      const afterSearch = t.find(doc, 'vis.Symbol(search, ', 'vis.Symbol(search, '.length);
+      const inTag = t.find(doc, 'tag="observation"', 'tag="'.length);
+      const phase = t.find(doc, 'phase="before"', 'phase="'.length);
+      const keywords = await t.until('the Symbol keywords', async () => {
+        const items = await ours(afterSearch, ',');
+        return items.length ? items : undefined;
+      });
+      const tags = await ours(inTag, '"');
+      const help = await vscode.commands.executeCommand<vscode.SignatureHelp>('vscode.executeSignatureHelpProvider', doc.uri, phase, ',');
+      const signature = help?.signatures[help.activeSignature];
+      const active = signature?.parameters[help.activeParameter]?.label;
+      const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+      const outline = (symbols ?? []).map((s) => ({ name: s.name, detail: s.detail, children: s.children.map((c) => `${c.name} (${c.detail})`) }));
+      const definitions = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, t.find(doc, 'vis.Symbol(search', 'vis.Symbol(se'.length));
+      const target = definitions.map((d) => ('targetUri' in d ? { uri: d.targetUri, range: d.targetSelectionRange ?? d.targetRange } : d)).map((d) => `${d.uri.path.split('/').slice(-2).join('/')}:${d.range.start.line}:${d.range.start.character}`);
+      const observed = {
+        keywords,
+        tags,
+        signature: signature?.label,
+        activeParameter: typeof active === 'string' ? active : active && signature!.label.slice(active[0], active[1]),
+        outline,
+        definitions: target,
+      };
+      return expect(observed, (o) => {
+        assert.deepEqual(o.keywords, ['name=', 'is_hidden=']);
+        assert.deepEqual(o.tags, ['observation', 'mutation', 'verification', 'external']);
+        assert.equal(o.signature, 'OpHook(ops: Sequence[str], fn: Callable[..., Any], phase: Literal["before", "after"] = "before")');
+        assert.equal(o.activeParameter, 'phase: Literal["before", "after"] = "before"');
+        assert.deepEqual(o.outline, [{ name: 'notes', detail: 'G3 · alias notes', children: ['search (observation)', 'before patch (guard)'] }]);
+        assert.deepEqual(o.definitions, ['editor/tools.py:3:4']);
+      });
+    },
+  },
+  {
     name: 'contract hover: vis.Symbol( and def measure show the contract JSON and doc(probe); Copy Symbol Contract copies it',
     timeoutMs: 30000,
     async run(t) {
