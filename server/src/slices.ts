@@ -63,9 +63,23 @@ export function checkpoint(): void {
   if (sliceExpired()) throw new SliceExpired();
 }
 
-/** A point between the steps of a job's work (module, Symbol analysis, rules): stops there when the slice's time is up. */
+/**
+ * A point between the steps of a job's work (module, Symbol analysis, rules, and each Symbol and rule
+ * within them): stops there when the slice's time is up. Outside a job, a no-op.
+ */
 export function betweenSteps(): void {
   if (running && !running.active && performance.now() > running.deadline) throw new SliceExpired();
+}
+
+/**
+ * What the steps of a join finished (each Symbol's analysis, each rule's findings), kept for the job's
+ * next slice; undefined outside a job, where nothing stops half way.
+ */
+export function stepMemo<K, V>(kind: string): Map<K, V> | undefined {
+  if (!running || running.active) return undefined;
+  let m = running.memo.get(`step:${kind}`) as Map<K, V> | undefined;
+  if (!m) running.memo.set(`step:${kind}`, (m = new Map()));
+  return m;
 }
 
 function release(job: RunningJob): void {

@@ -176,6 +176,8 @@ export class ModelBuilder {
       next.set(key, f);
       fragments.push(f);
     }
+    // Joining the fragments takes a while for thousands of statements: in a slice of its own when due.
+    checkpoint();
     this.cache = next;
     return assemble(uri, doc, fragments);
   }

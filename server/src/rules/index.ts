@@ -1,4 +1,5 @@
 // Every rule family, and running them over a model.
+import { SliceExpired, betweenSteps, stepMemo } from '../slices';
 import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
@@ -45,14 +46,27 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
     (() => {
       try {
         return (infos ??= symbolInfos(model, { format: contractFormat }));
-      } catch {
+      } catch (e) {
+        if (e instanceof SliceExpired) throw e;
         // A fault in the static analysis must not take the file's other diagnostics down with it.
         return (infos = []);
       }
     });
+  // In a sliced job (server/src/slices.ts), a rule at a time: the findings of the rules that ran are
+  // kept for the next slice.
+  const memo = stepMemo<Model, Map<Rule, { severity: Severity; findings: Finding[] }>>('rules');
+  let done = memo?.get(model);
+  if (memo && !done) memo.set(model, (done = new Map()));
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
+    const kept = done?.get(rule);
+    if (kept?.severity === severity) {
+      findings.push(...kept.findings);
+      continue;
+    }
+    betweenSteps();
+    const from = findings.length;
     rule.check({
       model,
       path,
@@ -62,6 +76,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
       symbols,
       resolver: options.resolver ?? {},
     });
+    done?.set(rule, { severity, findings: findings.slice(from) });
   }
   return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }

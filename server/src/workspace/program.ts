@@ -43,7 +43,7 @@ import {
 } from './manifest';
 import { ModuleStore, unanalysedModel } from './modules';
 import { ParserFault, guarded } from '../parse/parser';
-import { unsliced } from '../slices';
+import { SliceExpired, unsliced } from '../slices';
 import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
 
 /** The text of a module open in an editor, by its canonical URI; `uri` is the editor's own spelling of it. */
@@ -588,16 +588,18 @@ export class Program {
     const j = this.join(uri);
     if (!j) return [];
     if (!j.infos) {
-      this.stats.symbolAnalyses++;
-      this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
       const file = filePathOf(uri);
       try {
-        // Joins run to their end in a sliced job (the modules they read too).
+        // In a sliced job the modules a join reads are analysed to their end; the join itself stops
+        // between Symbols when the slice's time is up, and goes on in the next slice.
         j.infos = unsliced(() => symbolInfos(j.analysis.model, { format: contractFormatFor(j.analysis.model.sdk, j.format), loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' }));
-      } catch {
+      } catch (e) {
+        if (e instanceof SliceExpired) throw e;
         // A fault in the static analysis must not take the module's other results down with it.
         j.infos = [];
       }
+      this.stats.symbolAnalyses++;
+      this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
     }
     return j.infos;
   }
@@ -624,7 +626,6 @@ export class Program {
     const j = this.join(uri);
     if (!j) return [];
     if (!j.findings) {
-      this.stats.ruleRuns++;
       const model = j.analysis.model;
       try {
         // Rules may read parts of the model lazily (parameters parse on first use): contained too.
@@ -643,6 +644,7 @@ export class Program {
         j.findings = model.generation ? runRules({ ...model, unanalysed }, this.overrides) : [];
       }
       if (this.role(uri) === 'entry') j.findings.push(...this.manifestFindings(uri, j));
+      this.stats.ruleRuns++;
       const targets = new Set(j.findings.flatMap((f) => (f.uri ? [f.uri] : [])));
       const before = this.targets.get(uri);
       this.targets.set(uri, before ? new Set([...before, ...targets]) : targets);
