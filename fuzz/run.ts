@@ -76,7 +76,10 @@ function runTarget(name: string, t: FuzzTarget, args: Args): Promise<Summary> {
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       // Stopping the runner stops its worker (and the worker's own children with it).
-      const stop = () => child.kill('SIGKILL');
+      const stop = () => {
+        child.kill('SIGKILL');
+        process.exit(130);
+      };
       process.once('SIGINT', stop).once('SIGTERM', stop);
       child.once('exit', () => process.off('SIGINT', stop).off('SIGTERM', stop));
       let current = -1;
