@@ -103,9 +103,12 @@ function pieceTokens(match: string, pattern: RegExp, ranks: Map<string, number>)
     pattern.lastIndex++;
     return 0;
   }
-  const piece = Buffer.from(match, 'utf8').toString('latin1');
+  const piece = latin1(match);
   return ranks.has(piece) ? 1 : mergedLength(piece, ranks);
 }
+
+/** A piece's UTF-8 bytes, one character per byte. */
+const latin1 = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
 
 /**
  * countTokensCached's count (an estimate past EXACT_CHARS) in slices of about `sliceMs` that yield to
@@ -121,12 +124,26 @@ export async function countTokensInSlices(text: string, sliceMs = SLICE_MS): Pro
   let n = 0;
   let deadline = performance.now() + sliceMs;
   const exact = isEstimate(text) ? text.slice(0, EXACT_CHARS) : text;
+  const due = async () => {
+    if (performance.now() <= deadline) return;
+    await yieldNow();
+    deadline = performance.now() + sliceMs;
+  };
   for (let m = own.exec(exact), k = 0; m; m = own.exec(exact), k++) {
-    n += pieceTokens(m[0], own, ranks);
-    if ((k & 255) === 255 && performance.now() > deadline) {
-      await yieldNow();
-      deadline = performance.now() + sliceMs;
+    const piece = m[0].length > 32 && !ranks.has(latin1(m[0])) ? latin1(m[0]) : undefined;
+    if (piece === undefined) n += pieceTokens(m[0], own, ranks);
+    else {
+      // A long piece merges in steps, with yields between them when the slice is up.
+      const steps = heapMerge(piece, ranks);
+      for (let r = steps.next(); ; r = steps.next()) {
+        if (r.done) {
+          n += r.value;
+          break;
+        }
+        await due();
+      }
     }
+    if ((k & 255) === 255) await due();
   }
   n = scaled(text, n);
   remember(text, n);
@@ -154,7 +171,9 @@ export function deferCounts<T>(work: () => T): { result: T; uncounted: string[] 
 function mergedLength(piece: string, ranks: Map<string, number>): number {
   const n = piece.length;
   if (n <= 1) return n;
-  return n <= 32 ? quadraticMerge(piece, ranks) : heapMerge(piece, ranks);
+  if (n <= 32) return quadraticMerge(piece, ranks);
+  const steps = heapMerge(piece, ranks);
+  for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
 }
 
 /** tiktoken's own merge, for short pieces (where it is the faster of the two). */
@@ -182,7 +201,7 @@ function quadraticMerge(piece: string, ranks: Map<string, number>): number {
  * lowest rank, and among equal ranks the leftmost, as in tiktoken. A part is identified by its start;
  * a popped candidate is acted on only while it still describes its part's current pair.
  */
-function heapMerge(piece: string, ranks: Map<string, number>): number {
+function* heapMerge(piece: string, ranks: Map<string, number>): Generator<void, number> {
   const n = piece.length;
   const next = new Int32Array(n + 1);
   const prev = new Int32Array(n + 1);
@@ -238,7 +257,10 @@ function heapMerge(piece: string, ranks: Map<string, number>): number {
   };
   for (let i = 0; i < n - 1; i++) refresh(i);
   let parts = n;
-  while (heap.length > 0) {
+  // A long piece (a run of one character) takes tens of milliseconds: it pauses every so many merges,
+  // so that a count in slices can yield in the middle of it.
+  for (let k = 1; heap.length > 0; k++) {
+    if ((k & 4095) === 0) yield;
     const key = pop();
     const rank = Math.floor(key / SCALE);
     const i = key - rank * SCALE;
