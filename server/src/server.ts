@@ -55,7 +55,7 @@ if (stdio) {
   }
 }
 const documents = new TextDocuments(TextDocument);
-// Which version of each open document the programs see (large ones are analysed in slices); it follows
+// Which version of each open document the programs see (every version is analysed in slices); it follows
 // the documents before any feature does.
 const traced = (what: string) => new RegExp(`\\b${what}\\b`).test(process.env.VIS_AUTHORING_TRACE ?? '');
 const scheduler = new Scheduler({
