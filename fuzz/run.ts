@@ -143,7 +143,9 @@ function report(s: Summary): void {
     `slowest case ${Math.round(s.slowestMs)} ms (#${s.slowestCase}); RSS ${Math.round(s.rssStartMb)} → peak ${Math.round(s.rssPeakMb)} MB`);
   const figures = [...Object.entries(s.metrics.sum).map(([k, v]) => `${k} ${Math.round(v)}`), ...Object.entries(s.metrics.max).map(([k, v]) => `${k} (max) ${Math.round(v)}`)];
   if (figures.length) console.log(figures.join(', '));
-  for (const f of s.findings.slice(0, 20)) console.log(`  FINDING ${f.kind} in case ${f.i} (re-run: npm run fuzz -- --target ${s.target} --case ${f.i}): ${f.detail.split('\n').slice(0, 6).join('\n    ')}`);
+  // The first 20, and the first of every other kind.
+  const shown = [...s.findings.slice(0, 20), ...s.findings.filter((f, k) => k >= 20 && s.findings.findIndex((g) => g.kind === f.kind) === k)];
+  for (const f of shown) console.log(`  FINDING ${f.kind} in case ${f.i} (re-run: npm run fuzz -- --target ${s.target} --case ${f.i}): ${f.detail.split('\n').slice(0, 6).join('\n    ')}`);
 }
 
 (async () => {

@@ -37,6 +37,7 @@ import { filePathOf } from './rules/util';
 import { globalExtensionsDir } from './workspace/discovery';
 import { Workspace } from './workspace/workspace';
 import { FrameChecker } from './framing';
+import { checkedDocumentSync } from './features/documentSync';
 import { format } from 'node:util';
 
 // A request cancelled ($/cancelRequest) before it is handled is answered at once with RequestCancelled.
@@ -196,5 +197,6 @@ onParserReady(() => {
 process.on('unhandledRejection', (reason) => ctx.log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
 process.on('uncaughtException', (e) => ctx.log(`uncaught exception: ${e.stack ?? e.message}`));
 
-documents.listen(connection);
+// Document notifications of the wrong shape are logged and ignored, never kept.
+documents.listen(checkedDocumentSync(connection, (m) => ctx.log(m)));
 connection.listen();

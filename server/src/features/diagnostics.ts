@@ -223,7 +223,8 @@ export function registerDiagnostics(ctx: ServerContext) {
     filesChanged(changes: FileEvent[]) {
       const uris: string[] = [];
       let structural = false;
-      for (const c of changes) {
+      for (const c of Array.isArray(changes) ? changes : []) {
+        if (typeof c?.uri !== 'string') continue;
         const file = filePathOf(c.uri);
         if (!file) continue;
         const kind = c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';

@@ -1,7 +1,8 @@
 // The document status request behind the client's language status item.
 import { DocumentStatusRequest, type ContractUnknown, type DocumentStatusParams, type DocumentStatusResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
-import type { SymbolInfo } from '../contracts';
+import { contractSteps, type SymbolInfo } from '../contracts';
+import { stepsInSlices } from '../slices';
 import { describeProfile } from '../sdk/profile';
 import { currentAnalysisOf, type ServerContext } from './context';
 
@@ -11,6 +12,9 @@ export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysi
     const doc = ctx.documents.get(params.uri);
     const analysis = doc && (await currentAnalysisOf(ctx, doc));
     if (!analysis) return null;
+    // Every tool's contract (their unknown parts are listed), computed in slices for a file of many tools.
+    const infos = contracts(analysis);
+    await stepsInSlices(contractSteps(infos));
     return {
       generation: analysis.model.generation ?? null,
       generationAssumed: analysis.model.generationAssumed,
@@ -18,7 +22,7 @@ export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysi
       millis: Math.round(analysis.millis * 10) / 10,
       errors: analysis.findings.filter((f) => f.severity === 'error').length,
       warnings: analysis.findings.filter((f) => f.severity === 'warning').length,
-      unknownTools: unknownTools(contracts(analysis)),
+      unknownTools: unknownTools(infos),
     };
   });
 }
