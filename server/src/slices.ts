@@ -4,13 +4,14 @@
 // module analysis had finished is kept in the job's memo (parse trees by text, statement fragments, the
 // nesting check), and a tree-sitter parse that ran out of time resumes where it stopped, so each slice
 // carries on where the last one stopped; everything already analysed is cached by the program anyway.
-// Between slices the server answers other requests. No LSP types; outside a job (the CLI, requests,
-// small documents) every checkpoint is a no-op.
+// Between slices the server answers other requests. No LSP types; outside a job (the CLI, requests)
+// every checkpoint is a no-op.
 //
-// Only module analyses (text → tree → model) are sliced, and only those the job is for: one module
-// (an open document), or every module (`ANY_MODULE`: indexing a workspace). Modules read on the way by
-// a one-module job, and joins (Symbol analysis, rules) with every module they read (`unsliced`), run
-// to their end inside a slice, with `betweenSteps()` between them.
+// Module analyses (text → tree → model) are sliced inside, but only those the job is for: one module
+// (an open document), or every module (`ANY_MODULE`: indexing a workspace); modules read on the way by
+// a one-module job, and those a join reads (`unsliced`), run to their end. Joins (Symbol analysis,
+// rules) stop between their steps (`betweenSteps`: each Symbol, each rule), keeping what they finished
+// (`stepMemo`); `stepsInSlices` runs a generator's steps (contracts for a preview) the same way.
 
 /** Thrown at a checkpoint once the running slice's time is up; caught by the job, which yields and goes on. */
 export class SliceExpired extends Error {
@@ -82,9 +83,10 @@ export function stepMemo<K, V>(kind: string): Map<K, V> | undefined {
   return m;
 }
 
-function release(job: RunningJob): void {
+/** Frees what the memo holds for a module analysis (all of it when the job ends: `steps` too). */
+function release(job: RunningJob, steps = false): void {
   const disposers = job.disposers.splice(0);
-  job.memo.clear();
+  for (const k of [...job.memo.keys()]) if (steps || !k.startsWith('step:')) job.memo.delete(k);
   for (const d of disposers) {
     try {
       d();
@@ -111,9 +113,9 @@ export function sliceModule<T>(uri: string, work: () => T): T {
 }
 
 /**
- * Runs a join (Symbol analysis, rules) to its end: modules it reads are analysed unsliced. The joins
- * contain faults part by part (a catch around each Symbol, each contract part), which would take a
- * slice running out of time for a fault.
+ * Runs a join (Symbol analysis, rules): the modules it reads are analysed to their end, because the
+ * joins contain faults part by part (a catch around each Symbol, each contract part), which would take a
+ * slice running out inside them for a fault; the join itself stops only between its steps (betweenSteps).
  */
 export function unsliced<T>(work: () => T): T {
   const job = running;
@@ -187,7 +189,7 @@ export async function runInSlices<T>(uri: string, work: () => T, options: JobOpt
       await yieldToEventLoop();
     }
   } finally {
-    release(job);
+    release(job, true);
   }
 }
 
