@@ -65,6 +65,8 @@ describe('check CLI', () => {
         severity: 'error',
         rule: 'EXT-004',
         message: 'vis.Extension requires description=<non-empty string>',
+        generation: 'G3',
+        fix: null,
       },
     ]);
   });

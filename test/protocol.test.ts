@@ -64,7 +64,10 @@ describe('language server over stdio (dist/server.js)', () => {
     })) as { title: string; edit: { changes: Record<string, { newText: string }[]> } }[];
     assert.deepEqual(
       actions.map((a) => [a.title, a.edit.changes[uri].map((e) => e.newText)]),
-      [['Add alias="ext"', [', alias="ext"']]],
+      [
+        ['Add alias="ext"', [', alias="ext"']],
+        ['Disable EXT-005 for this line', ['  # vis: ignore[EXT-005]']],
+      ],
     );
   });
 

@@ -11,6 +11,7 @@ import { getHostState, onDidChangeHostState, registerHostFeatures, type HostConn
 import { setTranslator, t } from './l10n';
 import { createOutput } from './log';
 import { registerPreviews } from './previews';
+import { registerRuleDocs, ruleDocsMiddleware } from './ruleDocs';
 import { documentSelector } from './selector';
 import { StatusItem } from './status';
 import { gateHostFeatures, type HostBlock } from './trust';
@@ -35,6 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     traceOutputChannel: output.trace,
     // The contract hover folds its JSON in <details>: without HTML, VS Code drops the tags and their labels.
     markdown: CLIENT_MARKDOWN,
+    middleware: ruleDocsMiddleware,
   };
   client = new LanguageClient('visAuthoring', t('Vis Authoring'), serverOptions, clientOptions);
 
@@ -51,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       files.refreshVisible();
     }),
     vscode.commands.registerCommand('visAuthoring.showOutput', () => log.show(true)),
+    registerRuleDocs(context),
     gateHostFeatures(
       log,
       () => vscode.Disposable.from(registerHostFeatures(context, log), onDidChangeHostState((s) => status.setHost(hostText(s)))),

@@ -57,6 +57,20 @@ const domChecks = [
       return { rows: texts };
     },
   },
+  {
+    name: 'dom: clicking EXT-003 in the Problems panel opens its rule page, rendered',
+    async run(page) {
+      const row = page.locator('.markers-panel .monaco-tl-row', { hasText: 'vis.Extension requires name=<non-empty string>' }).first();
+      const link = row.locator('a', { hasText: 'EXT-003' }).first();
+      await link.waitFor({ timeout: 10000 });
+      await link.click();
+      const tab = page.locator('.tabs-container .tab', { hasText: 'EXT-003.md' }).first();
+      await tab.waitFor({ timeout: 10000 }).catch(async (e) => {
+        throw Object.assign(e, { observed: { tabs: await page.locator('.tabs-container .tab').allInnerTexts(), row: await row.innerHTML().catch(() => '') } });
+      });
+      return { tab: (await tab.innerText()).trim() };
+    },
+  },
 ];
 
 /**

@@ -6,6 +6,7 @@
 import type { Model } from './model/types';
 import type { SeverityOverrides } from './rules';
 import type { Finding } from './rules/types';
+import type { Suppressions } from './rules/suppression';
 import type { ContractFormatSetting, VersionPin } from './sdk/profile';
 import { Program } from './workspace/program';
 
@@ -21,6 +22,8 @@ export interface ModuleAnalysis {
   model: Model;
   /** Milliseconds the parse and model took. */
   millis: number;
+  /** Its suppression comments (`# vis: ignore[...]`). */
+  suppressions: Suppressions;
 }
 
 /** A module analysis with the findings the program reports for it (its own, and those other modules put on it). */

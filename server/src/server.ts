@@ -12,7 +12,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { registerCodeActions } from './features/codeActions';
+import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
 import { formatOf, formatSetting, registerContractHover } from './features/contractHover';
 import { registerDiagnostics, watchFiles } from './features/diagnostics';
 import { registerHover } from './features/hover';
@@ -29,7 +29,7 @@ import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
 import { Scheduler } from './features/scheduler';
 import type { ServerContext, Settings } from './features/context';
-import { FileAccess, defaultSettings, settingsFrom, textOf } from './features/context';
+import { FileAccess, defaultSettings, selectorsOf, settingsFrom, textOf } from './features/context';
 import { initParser, onParserReady } from './parse/parser';
 import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
 import { registerContractDiff } from './features/contractDiff';
@@ -104,7 +104,7 @@ connection.onInitialize(async (params): Promise<InitializeResult> => {
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      codeActionProvider: { codeActionKinds: ['quickfix'] },
+      codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: true },
       hoverProvider: true,
       definitionProvider: true,
       typeDefinitionProvider: true,
@@ -161,7 +161,8 @@ function applySettings(s: unknown, refresh: boolean, interpreter?: string): void
   const { settings, problems } = settingsFrom(s);
   for (const p of problems) ctx.log(p);
   ctx.settings = settings;
-  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
+  const selection = { select: selectorsOf(ctx.settings.select), ignore: selectorsOf(ctx.settings.ignore) };
+  ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, selection, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
   if (refresh) {
     diagnostics.refreshAll();
     if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);

@@ -83,7 +83,7 @@ describe('document and workspace symbols (LSP)', () => {
   before(async () => {
     p = project(Object.fromEntries(Object.entries(files).map(([k, f]) => [k, f.text])));
     server = await startServer({}, { rootUri: p.uri('') });
-    for (const [rel, f] of Object.entries(files).slice(0, 2)) server.open(p.uri(rel), f.text);
+    await Promise.all(Object.entries(files).slice(0, 2).map(([rel, f]) => server.open(p.uri(rel), f.text)));
   });
   after(async () => {
     await server.stop();
@@ -92,6 +92,15 @@ describe('document and workspace symbols (LSP)', () => {
 
   type Sym = { name: string; detail: string; kind: number; range: unknown; selectionRange: unknown; children: Sym[] };
   const outline = async (rel: string) => (await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: p.uri(rel) } })) as Sym[] | null;
+
+  it('names every symbol: an extension with a blank name (EXT-003) is "(extension)"', async () => {
+    const uri = p.uri('.vis/extensions/blank.py');
+    const published = server.diagnostics(uri);
+    server.open(uri, 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="", description="d"))\n');
+    await published;
+    const syms = (await outline('.vis/extensions/blank.py'))!;
+    assert.deepEqual(syms.map((s) => s.name), ['(extension)']);
+  });
 
   it('outlines a G3 extension: tools by public name and tag, the namespace and its members, slash commands, hooks, filters, providers, settings', async () => {
     const r = TYPED.named;

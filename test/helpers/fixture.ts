@@ -4,6 +4,7 @@ import { analyzeText } from '../../server/src/analysis';
 import { initParser } from '../../server/src/parse/parser';
 import type { Range } from '../../server/src/model/types';
 import type { Finding } from '../../server/src/rules/types';
+import { Program } from '../../server/src/workspace/program';
 import { fourslash } from './fourslash';
 
 export function fixture(marked: string): { text: string; ranges: Range[] } {
@@ -45,4 +46,10 @@ export function pyLines(...lines: string[]): string {
 /** The model and findings of a text analysed as the file at `uri`. */
 export function analyze(text: string, uri = URI) {
   return analyzeText(uri, text);
+}
+
+/** A program with one document open at `uri`, as an editor has it (trees kept between versions). */
+export function openProgram(uri: string, text: string): Program {
+  const doc = { version: 1, text };
+  return new Program({ open: (u) => (u === uri ? doc : undefined) });
 }

@@ -44,6 +44,8 @@ export interface Issue {
   range: Range;
   /** The module the offending declaration is in, when it is not the module of the Symbol. */
   uri?: string;
+  /** The function a docstring issue is about (for the docstring stub quick fix). */
+  decl?: FunctionDecl;
 }
 
 /** Where a declaration is written. */
@@ -248,6 +250,7 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
         rule: 'SYM-005',
         message: `vis.Symbol: ${fnName} needs a docstring - it becomes the model-facing doc()`,
         ...(elsewhere ? { range: target.decl.nameRange, uri: target.scope.model.uri } : { range: fnArg.value.range }),
+        ...(target.k === 'function' ? { decl: target.decl } : {}),
       });
     }
     // SYM-007: activity must be an Activity.
@@ -524,7 +527,12 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
   }
   // SYM-016: each member is checked like a function Symbol under its member name.
   if (isBlankDoc(doc)) {
-    w.issues.push({ rule: 'SYM-016', message: `vis.Symbol: ${docName} needs a docstring - it becomes the model-facing doc()`, ...issueAt(w, o.k === 'function' ? { uri: o.scope.model.uri, range: o.decl.nameRange } : at) });
+    w.issues.push({
+      rule: 'SYM-016',
+      message: `vis.Symbol: ${docName} needs a docstring - it becomes the model-facing doc()`,
+      ...issueAt(w, o.k === 'function' ? { uri: o.scope.model.uri, range: o.decl.nameRange } : at),
+      ...(o.k === 'function' ? { decl: o.decl } : {}),
+    });
     return;
   }
   if (!src || tag === undefined || !vocab.includes(tag)) {

@@ -121,5 +121,6 @@ export function outline(model: Model, infos: SymbolInfo[], g1: G1ToolInfo[], bin
   const name = fieldText(model, ext, 'name');
   const alias = fieldText(model, ext, 'alias');
   const nameArg = ext.fields.get('name');
-  return [item('extension', name ?? '(extension)', [ext.generation, alias ? `alias ${alias}` : undefined].filter(Boolean).join(' · '), declaration.range, nameArg?.value.range ?? declaration.calleeRange, children)];
+  // A blank name= (EXT-003) still gets an Outline entry: editors refuse a symbol without a name.
+  return [item('extension', name || '(extension)', [ext.generation, alias ? `alias ${alias}` : undefined].filter(Boolean).join(' · '), declaration.range, nameArg?.value.range ?? declaration.calleeRange, children)];
 }

@@ -22,6 +22,10 @@ export interface Settings {
   langInterfaceVersion: RoutingVersion;
   /** `workspace`: every extension the folder holds is checked in the background; `openFiles`: open documents only. */
   diagnostics: { scope: 'workspace' | 'openFiles' };
+  /** Rules to run (ids, family prefixes or ALL), over the project's `[tool.vis-authoring]`; empty: as the project says. */
+  select: string[];
+  /** Rules not to run, over the project's. */
+  ignore: string[];
   /** The contract hover card: `compact` (six lines, the rest folded), `full`, or `off`. */
   hover: { contract: 'compact' | 'full' | 'off' };
   /** Inlay hints after `vis.Symbol(fn`: the public tool name and the effective tag (off by default). */
@@ -29,7 +33,18 @@ export interface Settings {
 }
 
 export function defaultSettings(): Settings {
-  return { enable: true, severity: {}, maxFileSize: DEFAULT_MAX_FILE_SIZE, contractFormat: 'auto', langInterfaceVersion: DEFAULT_ROUTING_VERSION, diagnostics: { scope: 'workspace' }, hover: { contract: 'compact' }, inlayHints: { enable: false } };
+  return {
+    enable: true,
+    severity: {},
+    maxFileSize: DEFAULT_MAX_FILE_SIZE,
+    contractFormat: 'auto',
+    langInterfaceVersion: DEFAULT_ROUTING_VERSION,
+    diagnostics: { scope: 'workspace' },
+    select: [],
+    ignore: [],
+    hover: { contract: 'compact' },
+    inlayHints: { enable: false },
+  };
 }
 
 /**
@@ -52,6 +67,7 @@ export function settingsFrom(raw: unknown): { settings: Settings; problems: stri
     const scope = (s.diagnostics as { scope?: unknown } | null)?.scope;
     if (scope !== 'workspace' && scope !== 'openFiles') bad('diagnostics', '{"scope": "workspace" | "openFiles"}', d.diagnostics);
   }
+  for (const key of ['select', 'ignore'] as const) if (key in s && !Array.isArray(s[key])) bad(key, 'an array of rule ids or prefixes', d[key]);
   if ('severity' in s) {
     const sev = s.severity;
     if (!sev || typeof sev !== 'object' || Array.isArray(sev)) bad('severity', 'an object of rule ids', d.severity);
@@ -83,6 +99,11 @@ export interface ServerContext {
   log(message: string): void;
   /** Whether a file that is not open may be read from disk: inside a workspace folder, or opened in this session. */
   readable(file: string): boolean;
+}
+
+/** A settings list of rule selectors: the strings of an array, anything else none. */
+export function selectorsOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : [];
 }
 
 /** A document's text; a client that sent no text (`null`) gets an empty document, not a crash. */

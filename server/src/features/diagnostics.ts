@@ -5,12 +5,14 @@
 // work-done progress while indexing; with `openFiles`, open documents (and what their findings are on).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, type Connection, type Diagnostic, type FileEvent, type FileSystemWatcher } from 'vscode-languageserver/node';
+import { DiagnosticSeverity, DiagnosticTag, DidChangeWatchedFilesNotification, FileChangeType, type Connection, type Diagnostic, type FileEvent, type FileSystemWatcher } from 'vscode-languageserver/node';
 import { PRODUCT } from '../../../shared/protocol';
 import type { Finding, Severity } from '../rules/types';
 import { filePathOf } from '../rules/util';
 import type { Program } from '../workspace/program';
 import { loadTokenizer } from '../docs/tokens';
+import { rulePageUri } from '../docs/rulePages';
+import { UNUSED } from '../rules/suppression';
 import { analysisOfUri, programOf, workspaceScope, type ServerContext } from './context';
 
 const DEBOUNCE_MS = 150;
@@ -24,8 +26,13 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
+/** A finding as an LSP diagnostic: the rule id as its code, linked to the rule's page (`docs/rules/<ID>.md`). */
 export function toDiagnostic(f: Finding, uriOf: (uri: string) => string = (u) => u): Diagnostic {
-  const d: Diagnostic = { range: f.range, severity: SEVERITY[f.severity], code: f.rule, source: PRODUCT, message: f.message, data: f.fix ? { fix: f.fix } : undefined };
+  const d: Diagnostic = { range: f.range, severity: SEVERITY[f.severity], code: f.rule, source: PRODUCT, message: f.message };
+  const href = rulePageUri(f.rule);
+  if (href) d.codeDescription = { href };
+  // An unused suppression is greyed out, as unused code is.
+  if (f.rule === UNUSED) d.tags = [DiagnosticTag.Unnecessary];
   if (f.related?.length) d.relatedInformation = f.related.map((r) => ({ location: { uri: uriOf(r.uri), range: r.range }, message: r.message }));
   return d;
 }
@@ -114,7 +121,10 @@ export function registerDiagnostics(ctx: ServerContext) {
     void ctx.scheduler
       .background(analyse)
       .catch((e) => ctx.log(`analysis of ${uris.join(', ')} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`))
-      .then(() => publishAffected(uris));
+      .then(() => {
+        publishAffected(uris);
+        publishConfig();
+      });
   };
 
   const guard = (uri: string, work: () => void) => {
@@ -123,6 +133,28 @@ export function registerDiagnostics(ctx: ServerContext) {
     } catch (e) {
       ctx.log(`could not publish diagnostics for ${uri}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
+  };
+
+  /** pyproject.toml files with CFG-001 findings when last looked, and what those were. */
+  const configPublished = new Map<string, string>();
+  /**
+   * Publishes the pyproject.toml files whose `[tool.vis-authoring]` findings (CFG-001, part of their
+   * analysis) changed since they were last published, those that had some before included.
+   */
+  const publishConfig = () => {
+    const now = new Map<string, string>();
+    for (const program of ctx.workspace.all()) {
+      try {
+        if (ctx.settings.enable) for (const c of program.configFindings()) if (c.findings.length) now.set(c.uri, JSON.stringify(c.findings));
+      } catch (e) {
+        ctx.log(`reading [tool.vis-authoring] failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    for (const uri of new Set([...now.keys(), ...configPublished.keys()])) {
+      if (now.get(uri) !== configPublished.get(uri)) guard(uri, () => publishOne(uri, true));
+    }
+    configPublished.clear();
+    for (const [uri, key] of now) configPublished.set(uri, key);
   };
 
   const schedule = (uri: string) => {
@@ -169,6 +201,7 @@ export function registerDiagnostics(ctx: ServerContext) {
       }
     } finally {
       progress?.done();
+      publishConfig();
     }
   };
 
@@ -191,8 +224,9 @@ export function registerDiagnostics(ctx: ServerContext) {
 
   // A version is published when its analysis is done: the first at once, later ones debounced while typing.
   ctx.scheduler.onAnalysed((e) => {
-    if (e.first) publishAffected([e.uri]);
-    else schedule(e.uri);
+    if (!e.first) return schedule(e.uri);
+    publishAffected([e.uri]);
+    publishConfig();
   });
   ctx.documents.onDidSave((e) => {
     pending.delete(programOf(ctx, e.document.uri).uri);
@@ -215,6 +249,7 @@ export function registerDiagnostics(ctx: ServerContext) {
     refreshAll() {
       const uris = new Set<string>([...published, ...ctx.documents.all().map((d) => programOf(ctx, d.uri).uri)]);
       publishAffected(uris);
+      publishConfig();
       void runIndex();
     },
     /** Re-checks the folders in the background. */
@@ -230,6 +265,8 @@ export function registerDiagnostics(ctx: ServerContext) {
         const kind = c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';
         ctx.workspace.fileChanged(file, kind);
         if (kind !== 'changed' || !file.endsWith('.py')) structural = true;
+        // A pyproject.toml may hold [tool.vis-authoring]: every shown module may be configured by it.
+        if (path.basename(file) === 'pyproject.toml') uris.push(...published, ...ctx.documents.all().map((d) => d.uri));
         uris.push(pathToFileURL(file).href);
       }
       publishFromDisk(uris);

@@ -24,7 +24,8 @@ const KINDS: Record<OutlineKind, SymbolKind> = {
 };
 
 export function documentSymbols(items: OutlineItem[]): DocumentSymbol[] {
-  return items.map((i) => ({ name: i.name, detail: i.detail, kind: KINDS[i.kind], range: i.range, selectionRange: i.selectionRange, children: documentSymbols(i.children) }));
+  // Clients refuse a symbol whose name is empty (VS Code: "name must not be falsy").
+  return items.map((i) => ({ name: i.name || '(no name)', detail: i.detail, kind: KINDS[i.kind], range: i.range, selectionRange: i.selectionRange, children: documentSymbols(i.children) }));
 }
 
 /** Whether every character of the query appears in the name in order, ignoring case (what Ctrl+T filters by). */

@@ -187,10 +187,11 @@ export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
 }
 
-function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
-  const model: Model = {
+/** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */
+export function emptyModel(uri: string, lineCount = 1): Model {
+  return {
     uri,
-    lineCount: countLines(doc.text),
+    lineCount,
     imports: [],
     sdkImports: [],
     generationAssumed: false,
@@ -202,9 +203,14 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     attributeAssignments: [],
     factories: new Map(),
     sdkCalls: new Map(),
-    recovered: doc.recovered,
+    recovered: [],
     syntaxErrors: [],
   };
+}
+
+function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
+  const model = emptyModel(uri, countLines(doc.text));
+  model.recovered = doc.recovered;
   for (const f of fragments) {
     model.imports.push(...f.imports);
     model.futureAnnotations ||= f.futureAnnotations;
@@ -485,6 +491,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
     decorators: readDecorators(outer),
     docstring: docstringOf(body ?? null),
+    bodyStart: body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined,
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
 }

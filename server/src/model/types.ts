@@ -102,6 +102,8 @@ export interface FunctionDecl {
   decorators: Decorator[];
   /** The docstring as Python evaluates the literal (not yet cleaned like inspect.getdoc). */
   docstring?: string;
+  /** Where the body's first statement starts (the docstring's place). */
+  bodyStart?: Pos;
   isAsync: boolean;
   /** The top level of the body, read when first asked for (decorators and factories look inside). */
   readonly body: FunctionBody;

@@ -5,7 +5,9 @@ import { pyRepr, pyReprValue, pyStr, pyStrip } from '../model/literals';
 import type { Call } from '../model/types';
 import { tagsOf, vocabularyList } from '../sdk/table';
 import type { Rule, RuleContext } from './types';
-import { callsOf, isEnvName, perCall, unexpectedKeywordRule, type BoundArg } from './util';
+import { addArgument, aliasOf, docstringSuggestion, inList, isLiteralAt, nearestValue, reportWith } from './fixes';
+import { pyString, quoteLike } from '../fixes/edits';
+import { callsOf, fixable, isEnvName, keyword, perCall, unexpectedKeywordRule, type BoundArg } from './util';
 
 const requireG1Text = (field: 'name' | 'description') => (ctx: RuleContext, call: Call, arg: BoundArg) => {
   const v = arg(field);
@@ -27,23 +29,28 @@ export const g1Rules: Rule[] = [
   },
   perCall('G1-EXT-2', 'g1', 'extension', 'vis.extension name is a non-empty string.', requireG1Text('name')),
   perCall('G1-EXT-3', 'g1', 'extension', 'vis.extension description is a non-empty string.', requireG1Text('description')),
-  perCall('G1-EXT-4', 'g1', 'extension', 'vis.extension needs an alias when symbols are declared.', (ctx, _call, arg) => {
+  fixable(perCall('G1-EXT-4', 'g1', 'extension', 'vis.extension needs an alias when symbols are declared.', (ctx, call, arg) => {
     const symbols = arg('symbols');
     if (!symbols || truthy(symbols) !== true) return;
     const alias = arg('alias');
     if (alias && truthy(alias) !== false) return;
-    ctx.report(alias?.range ?? symbols.range, 'vis.extension(...) requires alias=<string> when symbols= is declared');
-  }),
+    // Added after name= when it is given by keyword (a positional name keeps its place).
+    const nameArg = keyword(call, 'name');
+    const name = arg('name');
+    const value = aliasOf(name?.kind === 'str' ? name.value : 'ext');
+    const fix = !alias && nameArg ? addArgument(ctx, call, `alias=${pyString(value, quoteLike(call))}`, `Add alias="${value}"`, nameArg) : undefined;
+    ctx.report(alias?.range ?? symbols.range, 'vis.extension(...) requires alias=<string> when symbols= is declared', fix);
+  })),
   perCall('G1-EXT-5', 'g1', 'extension', 'vis.extension ctx is a callable.', (ctx, _call, arg) => {
     const v = arg('ctx');
     if (v && v.kind !== 'none' && isCallable(v) === false) ctx.report(v.range, 'vis.extension(...) ctx= must be a callable (env) -> dict of session contributions');
   }),
-  perCall('G1-EXT-6', 'g1', 'extension', 'vis.extension env is a list of names.', (ctx, _call, arg) => {
+  fixable(perCall('G1-EXT-6', 'g1', 'extension', 'vis.extension env is a list of names.', (ctx, _call, arg) => {
     const v = arg('env');
     if (!v) return;
     const notIterable = ['int', 'float', 'complex', 'bool', 'function', 'lambda', 'ellipsis'].includes(v.kind);
-    if (v.kind === 'str' || notIterable) ctx.report(v.range, 'vis.extension(...) env= must be a list of environment variable names');
-  }),
+    if (v.kind === 'str' || notIterable) ctx.report(v.range, 'vis.extension(...) env= must be a list of environment variable names', v.kind === 'str' && isLiteralAt(ctx, v) ? inList(v) : undefined);
+  })),
   perCall('G1-EXT-7', 'g1', 'extension', 'vis.extension env entries are environment variable names.', (ctx, _call, arg) => {
     const v = arg('env');
     if (!v || (v.kind !== 'list' && v.kind !== 'tuple' && v.kind !== 'set')) return;
@@ -57,13 +64,13 @@ export const g1Rules: Rule[] = [
     const fn = arg('fn');
     if (fn && isCallable(fn) === false) ctx.report(fn.range, 'vis.symbol(fn, ...) requires a callable');
   }),
-  perCall('G1-SYM-2', 'g1', 'symbol', 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
+  fixable(perCall('G1-SYM-2', 'g1', 'symbol', 'vis.symbol tag is observation or mutation.', (ctx, _call, arg) => {
     const tag = arg('tag');
     const tags = tagsOf(ctx.model);
     if (!tag || !isKnown(tag) || (tag.kind === 'str' && tags.includes(tag.value))) return;
     const shown = pyReprValue(tag);
-    if (shown !== undefined) ctx.report(tag.range, `vis.symbol tag must be ${vocabularyList(tags)}, got ${shown}`);
-  }),
+    if (shown !== undefined) reportWith(ctx, tag.range, `vis.symbol tag must be ${vocabularyList(tags)}, got ${shown}`, nearestValue(ctx, tag, tags));
+  })),
   perCall('G1-SYM-3', 'g1', 'symbol', 'A vis.symbol function has a docstring.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (!fn) return;
@@ -72,8 +79,9 @@ export const g1Rules: Rule[] = [
     const decl = fn.kind === 'function' ? functionNamed(ctx.model, fn.name) : undefined;
     if (fn.kind === 'function' && !decl) return;
     if (!decl?.docstring || pyStrip(decl.docstring) === '') {
-      ctx.report(fn.range, `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`);
+      reportWith(ctx, fn.range, `vis.symbol: ${name} needs a docstring - it becomes the model-facing doc()`, docstringSuggestion(ctx, decl));
     }
   }),
-  unexpectedKeywordRule('G1-SYM-4', 'g1', 'symbol', 'vis.symbol takes only the parameters of its SDK version (fn, name, tag, is_hidden).'),
+  // The keywords of the older docs (G0) and the typed SDK's activity=: removal offered as a quick fix.
+  unexpectedKeywordRule('G1-SYM-4', 'g1', 'symbol', 'vis.symbol takes only the parameters of its SDK version (fn, name, tag, is_hidden).', ['schema', 'description', 'result', 'is_native_tool', 'render', 'color_role', 'activity']),
 ];

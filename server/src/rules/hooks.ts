@@ -6,8 +6,9 @@ import { isCallable, isKnown, resolve } from '../model/sdk';
 import type { Value } from '../model/types';
 import { GATE_OPS } from '../sdk/vocabularies';
 import { vocabularyValues } from '../sdk/table';
+import { argumentAt, dropArgument, inList, isLiteralAt, nearestValue, reportWith } from './fixes';
 import type { Rule, RuleContext } from './types';
-import { perCall } from './util';
+import { fixable, perCall } from './util';
 
 const GATE = GATE_OPS[0];
 /**
@@ -18,6 +19,13 @@ const KNOWN_OPS = vocabularyValues('op');
 const PHASES = vocabularyValues('phase');
 
 const notCallable = (v: Value | undefined) => v !== undefined && isCallable(v) === false;
+
+/** A bare string or a generator where a list of ops belongs, put in a list. */
+function listable(ctx: RuleContext, v: Value) {
+  if (v.kind === 'str' && pyStrip(v.value) !== '' && isLiteralAt(ctx, v)) return inList(v);
+  if (v.kind === 'comprehension' && v.of === 'generator' && isLiteralAt(ctx, v)) return inList(v, 'Make it a list');
+  return undefined;
+}
 
 /** The ops as known strings, or undefined when the list (or any item) is not statically known. */
 function opsOf(ctx: RuleContext, v: Value | undefined): { items: Value[]; names: string[] } | undefined {
@@ -32,7 +40,7 @@ function opNameWarnings(ctx: RuleContext, v: Value | undefined): void {
   for (const raw of v.items) {
     const item = resolve(ctx.model, raw);
     if (item.kind === 'str' && pyStrip(item.value) !== '' && !KNOWN_OPS.includes(item.value)) {
-      ctx.report(raw.range, `unknown op ${pyRepr(item.value)}: Vis finds hooks by op name, so this hook never fires; documented ops are ${KNOWN_OPS.slice(0, 8).join(', ')}`);
+      reportWith(ctx, raw.range, `unknown op ${pyRepr(item.value)}: Vis finds hooks by op name, so this hook never fires; documented ops are ${KNOWN_OPS.slice(0, 8).join(', ')}`, nearestValue(ctx, item, KNOWN_OPS));
     }
   }
 }
@@ -53,15 +61,15 @@ export const hookRules: Rule[] = [
       if (v && isKnown(v) && v.kind !== 'none' && v.kind !== 'str') ctx.report(v.range, `vis.SlashCommand ${field} must be text`);
     }
   }),
-  perCall('HOOK-001', 'typed', 'OpHook', 'OpHook phase is before or after.', (ctx, _call, arg) => {
+  fixable(perCall('HOOK-001', 'typed', 'OpHook', 'OpHook phase is before or after.', (ctx, _call, arg) => {
     const v = arg('phase');
-    if (v && isKnown(v) && !(v.kind === 'str' && PHASES.includes(v.value))) ctx.report(v.range, `vis.OpHook phase must be ${PHASES.join(' or ')}`);
-  }),
+    if (v && isKnown(v) && !(v.kind === 'str' && PHASES.includes(v.value))) reportWith(ctx, v.range, `vis.OpHook phase must be ${PHASES.join(' or ')}`, nearestValue(ctx, v, PHASES));
+  })),
   perCall('HOOK-002', 'typed', 'OpHook', 'OpHook fn is a callable.', (ctx, _call, arg) => {
     const v = arg('fn');
     if (notCallable(v)) ctx.report(v!.range, 'vis.OpHook requires a callable fn');
   }),
-  perCall('HOOK-003', 'typed', 'OpHook', 'OpHook ops is a non-empty list of op names (a bare string is refused).', (ctx, _call, arg) => {
+  fixable(perCall('HOOK-003', 'typed', 'OpHook', 'OpHook ops is a non-empty list of op names (a bare string is refused).', (ctx, _call, arg) => {
     const v = arg('ops');
     if (!v || !isKnown(v) || (v.kind === 'comprehension' && v.of === 'list')) return;
     const bad =
@@ -71,18 +79,18 @@ export const hookRules: Rule[] = [
         const i = resolve(ctx.model, raw);
         return isKnown(i) && (i.kind !== 'str' || pyStrip(i.value) === '');
       });
-    if (bad) ctx.report(v.range, 'vis.OpHook requires a non-empty ops list');
-  }),
+    if (bad) ctx.report(v.range, 'vis.OpHook requires a non-empty ops list', listable(ctx, v));
+  })),
   perCall('HOOK-004', 'typed', 'OpHook', 'The fs_access gate has a hook of its own.', (ctx, _call, arg) => {
     const ops = opsOf(ctx, arg('ops'));
     if (ops && ops.names.includes(GATE) && ops.names.some((n) => n !== GATE)) ctx.report(arg('ops')!.range, 'vis.OpHook: a gate cannot share a hook with ordinary operations');
   }),
-  perCall('HOOK-005', 'typed', 'OpHook', 'The fs_access gate is asked before, never after.', (ctx, _call, arg) => {
+  fixable(perCall('HOOK-005', 'typed', 'OpHook', 'The fs_access gate is asked before, never after.', (ctx, call, arg) => {
     const ops = opsOf(ctx, arg('ops'));
     const phase = arg('phase');
-    if (ops?.names.includes(GATE) && phase?.kind === 'str' && phase.value === 'after') ctx.report(phase.range, 'vis.OpHook: a gate is asked before the operation runs');
-  }),
-  perCall('HOOK-006', 'typed', 'OpHook', 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning'),
+    if (ops?.names.includes(GATE) && phase?.kind === 'str' && phase.value === 'after') ctx.report(phase.range, 'vis.OpHook: a gate is asked before the operation runs', dropArgument(ctx, call, argumentAt(call, phase), 'Remove phase="after" (a gate is asked before)'));
+  })),
+  fixable(perCall('HOOK-006', 'typed', 'OpHook', 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning')),
   perCall('NF-001', 'typed', 'NetworkFilter', 'NetworkFilter fn is a callable.', (ctx, _call, arg) => {
     const v = arg('fn');
     if (notCallable(v)) ctx.report(v!.range, 'vis.NetworkFilter requires a callable');
@@ -96,11 +104,11 @@ export const hookRules: Rule[] = [
     const run = arg('run');
     if (notCallable(run)) ctx.report(run!.range, 'vis.slash(name, run, ...) requires a callable run');
   }),
-  perCall('G1-HK-1', 'g1', 'op_hook', 'vis.op_hook: phase before or after, a callable fn, a non-empty ops list.', (ctx, _call, arg) => {
+  fixable(perCall('G1-HK-1', 'g1', 'op_hook', 'vis.op_hook: phase before or after, a callable fn, a non-empty ops list.', (ctx, _call, arg) => {
     const phase = arg('phase');
     if (phase && isKnown(phase) && !(phase.kind === 'str' && PHASES.includes(phase.value))) {
       const shown = pyReprValue(phase);
-      if (shown !== undefined) ctx.report(phase.range, `vis.op_hook phase must be ${PHASES.join(' or ')}, got ${shown}`);
+      if (shown !== undefined) reportWith(ctx, phase.range, `vis.op_hook phase must be ${PHASES.join(' or ')}, got ${shown}`, nearestValue(ctx, phase, PHASES));
     }
     const fn = arg('fn');
     if (notCallable(fn)) ctx.report(fn!.range, 'vis.op_hook(ops, fn, ...) requires a callable fn');
@@ -108,21 +116,21 @@ export const hookRules: Rule[] = [
     const ops = arg('ops');
     const empty = ops && (ops.kind === 'none' || ((ops.kind === 'list' || ops.kind === 'tuple') && ops.items.length === 0) || (ops.kind === 'str' && ops.value === ''));
     if (empty) ctx.report(ops.range, 'vis.op_hook requires a non-empty ops list');
-  }),
+  })),
   perCall('G1-HK-2', 'g1', 'op_hook', 'The fs_access gate has a hook of its own.', (ctx, _call, arg) => {
     const ops = opsOf(ctx, arg('ops'));
     if (!ops || !ops.names.includes(GATE)) return;
     const others = ops.names.filter((n) => n !== GATE);
     if (others.length) ctx.report(arg('ops')!.range, `vis.op_hook: 'fs_access' is a gate and is asked, not wrapped, so it cannot share a hook with [${others.map(pyRepr).join(', ')}]`);
   }),
-  perCall('G1-HK-3', 'g1', 'op_hook', 'The fs_access gate is asked before, never after.', (ctx, _call, arg) => {
+  fixable(perCall('G1-HK-3', 'g1', 'op_hook', 'The fs_access gate is asked before, never after.', (ctx, call, arg) => {
     const ops = opsOf(ctx, arg('ops'));
     const phase = arg('phase');
     if (ops?.names.includes(GATE) && phase?.kind === 'str' && phase.value === 'after') {
-      ctx.report(phase.range, "vis.op_hook: 'fs_access' is a gate, asked before the operation runs, so phase='after' means nothing");
+      ctx.report(phase.range, "vis.op_hook: 'fs_access' is a gate, asked before the operation runs, so phase='after' means nothing", dropArgument(ctx, call, argumentAt(call, phase), 'Remove the after phase (a gate is asked before)'));
     }
-  }),
-  perCall(
+  })),
+  fixable(perCall(
     'G1-HK-4',
     'g1',
     'op_hook',
@@ -131,11 +139,11 @@ export const hookRules: Rule[] = [
       const ops = arg('ops');
       if (ops?.kind !== 'str' || ops.value === '') return;
       const chars = [...ops.value].map(pyRepr).join(', ');
-      ctx.report(ops.range, `ops=${pyRepr(ops.value)} is split into its characters [${chars}], so this hook never fires; pass a list: ops=[${pyRepr(ops.value)}]`);
+      ctx.report(ops.range, `ops=${pyRepr(ops.value)} is split into its characters [${chars}], so this hook never fires; pass a list: ops=[${pyRepr(ops.value)}]`, isLiteralAt(ctx, ops) ? inList(ops) : undefined);
     },
     'warning',
-  ),
-  perCall('G1-HK-5', 'g1', 'op_hook', 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning'),
+  )),
+  fixable(perCall('G1-HK-5', 'g1', 'op_hook', 'Op names Vis documents (an unknown op never fires).', (ctx, _call, arg) => opNameWarnings(ctx, arg('ops')), 'warning')),
   perCall('G1-NF-1', 'g1', 'network_filter', 'vis.network_filter wraps a callable.', (ctx, _call, arg) => {
     const fn = arg('fn');
     if (notCallable(fn)) ctx.report(fn!.range, 'vis.network_filter(fn) requires a callable');

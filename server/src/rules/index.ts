@@ -14,13 +14,14 @@ import { routingRules } from './routing';
 import { sdkRules } from './sdk';
 import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
+import type { SeverityOverrides } from '../config/selection';
+import type { SourceText } from '../fixes/source';
 import type { Finding, ModuleRole, Rule, Severity } from './types';
 import { pathOf } from './util';
 
 export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
 
-/** Per-rule severity overrides from the settings; `off` silences a rule. */
-export type SeverityOverrides = Record<string, Severity | 'off'>;
+export type { SeverityOverrides } from '../config/selection';
 
 /** Options every rule may read. */
 export interface RuleOptions {
@@ -31,6 +32,8 @@ export interface RuleOptions {
   /** The module's Symbol analysis through the program; by default the file is analysed alone. */
   symbols?: () => SymbolInfo[];
   resolver?: Resolver;
+  /** The text the model was built from (for fixes); undefined when it cannot be had any more. */
+  source?: () => SourceText | undefined;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
@@ -52,6 +55,8 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         return (infos = []);
       }
     });
+  let text: SourceText | undefined;
+  const source = () => (text ??= options.source?.());
   // In a sliced job (server/src/slices.ts), a rule at a time: the findings of the rules that ran are
   // kept for the next slice.
   const memo = stepMemo<Model, Map<Rule, { severity: Severity; findings: Finding[] }>>('rules');
@@ -70,11 +75,21 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
     rule.check({
       model,
       path,
-      report: (range, message, fix, extra) => findings.push({ rule: rule.id, severity, message, range, fix, ...(extra?.uri && extra.uri !== model.uri ? { uri: extra.uri } : {}), ...(extra?.related?.length ? { related: extra.related } : {}) }),
+      report: (range, message, fix, extra) => {
+        const f: Finding = { rule: rule.id, severity, message, range };
+        // A fix elsewhere than the module (a finding on a sibling module) is not one: edits are in this module's coordinates.
+        const here = !extra?.uri || extra.uri === model.uri;
+        if (fix && rule.fixable && here) f.fix = fix;
+        if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
+        if (!here) f.uri = extra!.uri;
+        if (extra?.related?.length) f.related = extra.related;
+        findings.push(f);
+      },
       contractFormat,
       role: options.role ?? 'unknown',
       symbols,
       resolver: options.resolver ?? {},
+      source,
     });
     done?.set(rule, { severity, findings: findings.slice(from) });
   }

@@ -6,7 +6,7 @@
 import type { Range } from '../model/types';
 import { parseRequirement, normalizeName } from '../sdk/pep440';
 import type { Manifest } from '../workspace/manifest';
-import type { RelatedLocation, Severity } from './types';
+import type { RelatedLocation, RuleMeta } from './types';
 
 /** What a manifest rule reads: the entry, its manifest (or both kinds), and the file system. */
 export interface ManifestRuleContext {
@@ -28,10 +28,7 @@ export interface ManifestRuleContext {
   report(uri: string, range: Range, message: string, related?: RelatedLocation[]): void;
 }
 
-export interface ManifestRule {
-  id: string;
-  severity: Severity;
-  summary: string;
+export interface ManifestRule extends RuleMeta {
   check(ctx: ManifestRuleContext): void;
 }
 

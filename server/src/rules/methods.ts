@@ -4,6 +4,7 @@ import { reprValue } from '../contracts/symbols';
 import { tagsOf, vocabularyList } from '../sdk/table';
 import { isCallable, isKnown, qualify, resolve, sdkCall } from '../model/sdk';
 import type { Call, ClassDecl, Decorator, FunctionDecl, Model } from '../model/types';
+import { nearestValue, reportWith } from './fixes';
 import type { Rule, RuleContext } from './types';
 import { callsOf, positional, reportUnexpectedKeywords } from './util';
 
@@ -39,11 +40,12 @@ function methodCalls(model: Model): Call[] {
   return cached;
 }
 
-function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void): Rule {
+function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call) => void, fixable = false): Rule {
   return {
     id,
     severity: 'error',
     summary,
+    fixable,
     check(ctx) {
       if (ctx.model.generation !== 'G2' && ctx.model.generation !== 'G3') return;
       for (const call of methodCalls(ctx.model)) check(ctx, call);
@@ -59,8 +61,8 @@ export const methodRules: Rule[] = [
     if (!isKnown(v)) return;
     const vocab = tagsOf(ctx.model);
     if (v.kind === 'str' && vocab.includes(v.value)) return;
-    ctx.report(arg.value.range, `vis.method tag must be ${vocabularyList(vocab)}, got ${reprValue(v)}`);
-  }),
+    reportWith(ctx, arg.value.range, `vis.method tag must be ${vocabularyList(vocab)}, got ${reprValue(v)}`, nearestValue(ctx, v.kind === 'str' ? { ...v, range: arg.value.range } : undefined, vocab));
+  }, true),
   rule('MTH-002', 'vis.method activity= must be a vis.Activity declaration.', (ctx, call) => {
     const arg = call.args.find((a) => a.name === 'activity');
     if (!arg) return;

@@ -117,6 +117,7 @@ export const sdkRules: Rule[] = [
     id: 'SDK-002',
     severity: 'error',
     summary: "An SDK member the file's SDK version does not have: Python's AttributeError (or ImportError for a from import).",
+    fixable: true,
     check({ model, report }) {
       if (mixesSdks(model)) return; // IMP-001: the import fails first
       for (const m of missingMembers(model)) if (!m.registration) report(m.range, missingMessage(m), typoFix(m));

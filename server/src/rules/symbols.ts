@@ -7,14 +7,18 @@
 // in another module is reported on that module's line, with the `vis.Symbol(...)` that exports it as
 // related information.
 import type { Issue, SymbolInfo } from '../contracts/symbols';
+import { tagsOf } from '../sdk/table';
+import { pyString } from '../fixes/edits';
+import type { Range } from '../model/types';
+import { docstringSuggestion, dropArgument, isLiteralAt, nearestValue, reportWith, type FixChoice } from './fixes';
 import { isKnown, resolve, sdkCall } from '../model/sdk';
 import type { Rule, RuleContext, Severity } from './types';
-import { callsOf, keyword } from './util';
+import { callsOf, isIdentifier, keyword } from './util';
 
 /** An issue on the analysed module, or on the module that holds the declaration, pointing back at the Symbol. */
 function reportIssue(ctx: RuleContext, info: SymbolInfo, issue: Issue): void {
   if (!issue.uri || issue.uri === ctx.model.uri) {
-    ctx.report(issue.range, issue.message);
+    reportWith(ctx, issue.range, issue.message, issueFix(ctx, info, issue));
     return;
   }
   ctx.report(issue.range, issue.message, undefined, {
@@ -23,11 +27,47 @@ function reportIssue(ctx: RuleContext, info: SymbolInfo, issue: Issue): void {
   });
 }
 
-function issueRule(id: string, summary: string, severity: Severity = 'error'): Rule {
+/** The fix of an issue the Symbol analysis found, from the argument it is written at. */
+function issueFix(ctx: RuleContext, info: SymbolInfo, issue: Issue): FixChoice {
+  if (issue.rule === 'SYM-005' || issue.rule === 'SYM-016') return docstringSuggestion(ctx, issue.decl);
+  const arg = info.call.args.find((a) => sameRange(a.value.range, issue.range));
+  if (!arg) return {};
+  const v = resolve(ctx.model, arg.value);
+  switch (issue.rule) {
+    case 'SYM-001': {
+      // `is_hidden=1` / `"true"`: the boolean meant.
+      if (!isLiteralAt(ctx, arg.value)) return {};
+      const meant = v.kind === 'int' && (v.value === 0 || v.value === 1) ? v.value === 1 : v.kind === 'str' && /^(true|false)$/i.test(v.value) ? v.value.toLowerCase() === 'true' : undefined;
+      return meant === undefined ? {} : { fix: { title: `Write is_hidden=${meant ? 'True' : 'False'}`, edits: [{ range: arg.value.range, newText: meant ? 'True' : 'False' }] } };
+    }
+    case 'SYM-003': {
+      // `name="read-file"` → `name="read_file"`: the same words joined by `_`.
+      if (arg.name !== 'name' && info.call.args.indexOf(arg) !== 1) return {};
+      if (v.kind !== 'str' || !isLiteralAt(ctx, arg.value)) return {};
+      const snake = v.value.trim().replace(/[-.\s]+/g, '_');
+      if (snake === v.value || !isIdentifier(snake) || snake.startsWith('_')) return {};
+      const text = pyString(snake, arg.value.text);
+      return { fix: { title: `Write name=${text}`, edits: [{ range: arg.value.range, newText: text }] } };
+    }
+    case 'SYM-004':
+    case 'SYM-010':
+      return nearestValue(ctx, v.kind === 'str' ? { ...v, range: arg.value.range } : undefined, tagsOf(ctx.model));
+    case 'SYM-011': {
+      const fix = dropArgument(ctx, info.call, arg, 'Remove activity= (declare it on each vis.method)');
+      return fix ? { fix } : {};
+    }
+  }
+  return {};
+}
+
+const sameRange = (a: Range, b: Range) => a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+
+function issueRule(id: string, summary: string, severity: Severity = 'error', fixable = false): Rule {
   return {
     id,
     severity,
     summary,
+    fixable,
     check(ctx: RuleContext) {
       for (const info of ctx.symbols()) {
         for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
@@ -37,9 +77,9 @@ function issueRule(id: string, summary: string, severity: Severity = 'error'): R
 }
 
 export const symbolRules: Rule[] = [
-  issueRule('SYM-001', 'Symbol is_hidden must be a bool.'),
-  issueRule('SYM-003', 'A Symbol name (name= or the function name) must be a public Python identifier.'),
-  issueRule('SYM-004', 'A Symbol tag must be in the tag vocabulary (T2 for G2 and C1/C2, T4 for G3 with C3).'),
+  issueRule('SYM-001', 'Symbol is_hidden must be a bool.', 'error', true),
+  issueRule('SYM-003', 'A Symbol name (name= or the function name) must be a public Python identifier.', 'error', true),
+  issueRule('SYM-004', 'A Symbol tag must be in the tag vocabulary (T2 for G2 and C1/C2, T4 for G3 with C3).', 'error', true),
   issueRule('SYM-005', 'An exported function needs a docstring: it becomes the model-facing doc().'),
   issueRule('SYM-007', 'Symbol activity= must be a vis.Activity declaration.'),
   {
@@ -61,8 +101,8 @@ export const symbolRules: Rule[] = [
       }
     },
   },
-  issueRule('SYM-010', 'A namespace Symbol tag must be in the tag vocabulary.'),
-  issueRule('SYM-011', 'A namespace Symbol takes no activity=; declare it on each vis.method().'),
+  issueRule('SYM-010', 'A namespace Symbol tag must be in the tag vocabulary.', 'error', true),
+  issueRule('SYM-011', 'A namespace Symbol takes no activity=; declare it on each vis.method().', 'error', true),
   issueRule('SYM-012', 'A namespace Symbol needs name=<public Python identifier>.'),
   issueRule('SYM-013', 'Every public attribute of a namespace object must be callable or a nested capability object.'),
   issueRule('SYM-014', 'A namespace object may not reach the same object twice.'),

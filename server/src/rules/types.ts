@@ -4,6 +4,7 @@ import type { SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
 import type { ContractFormat } from '../contracts/types';
 import type { Model, Range } from '../model/types';
+import type { SourceText } from '../fixes/source';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -12,9 +13,15 @@ export interface TextEditFix {
   newText: string;
 }
 
+/**
+ * An edit that resolves a finding. Edits are in the module's coordinates, applied together (as an LSP
+ * WorkspaceEdit is); they change as little text as possible so the author's formatting and comments stay.
+ */
 export interface Fix {
   title: string;
   edits: TextEditFix[];
+  /** The obvious fix for the finding (LSP `isPreferred`): Auto Fix applies it. Default true for `Finding.fix`. */
+  preferred?: boolean;
 }
 
 /** Another place that explains a finding (LSP relatedInformation). */
@@ -29,7 +36,10 @@ export interface Finding {
   severity: Severity;
   message: string;
   range: Range;
+  /** The safe fix: offered as the quick fix, and applied by fix-all and `check --fix`. */
   fix?: Fix;
+  /** Other edits that may be what the author meant (a near miss with several candidates): quick fixes only, never applied by fix-all. */
+  suggestions?: Fix[];
   /** The module the finding belongs to when it is not the analysed one (a declaration in a sibling module). */
   uri?: string;
   related?: RelatedLocation[];
@@ -39,6 +49,8 @@ export interface Finding {
 export interface ReportOptions {
   uri?: string;
   related?: RelatedLocation[];
+  /** Quick fixes that are not safe enough for fix-all (see `Finding.suggestions`). */
+  suggestions?: Fix[];
 }
 
 /** What a module is to Vis: an entry file it loads, a module an entry imports, or not known (a file on its own). */
@@ -57,14 +69,28 @@ export interface RuleContext {
   symbols(): SymbolInfo[];
   /** Finds the modules the file imports (classes and records defined elsewhere). */
   resolver: Resolver;
+  /**
+   * The text of the module version the model was built from, for fixes that need more than the model's
+   * ranges (read when first asked); undefined when it cannot be had, and then no such fix is made.
+   */
+  source(): SourceText | undefined;
 }
 
-export interface Rule {
+/** What every rule is, wherever it runs (per module, across the workspace, on suppressions or configuration). */
+export interface RuleMeta {
   /** Stable id, shown as the diagnostic code (e.g. EXT-003). */
   id: string;
   /** Severity by default: error where Vis refuses to load the file. */
   severity: Severity;
   /** One line on what the rule checks, for documentation and settings. */
   summary: string;
+  /**
+   * Whether some of its findings carry a safe fix (`Finding.fix`). Its documentation page
+   * (`docs/rules/<id>.md`) shows the fix; a fix reported by a rule that does not declare it is dropped.
+   */
+  fixable?: boolean;
+}
+
+export interface Rule extends RuleMeta {
   check(ctx: RuleContext): void;
 }

@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Value } from '../model/types';
+import { dropArgument, nearestKeyword, reportWith } from './fixes';
 import { acceptedKeywords, bindSdkCall, memberOfCall, paramsOf, pythonCallName, scopeOf, takesAnyKeyword } from '../sdk/table';
 import type { Rule, RuleContext, Severity } from './types';
 
@@ -109,27 +110,44 @@ export function perCall(
   };
 }
 
-/** Python's own TypeError for a keyword the callee does not declare in the file's SDK version (in files of that SDK). */
-export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, summary: string): Rule {
+/**
+ * Python's own TypeError for a keyword the callee does not declare in the file's SDK version (in files of
+ * that SDK), with the nearest declared keyword as the fix. `removable` keywords (those of older docs) are
+ * offered for removal.
+ */
+export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', member: string, summary: string, removable: readonly string[] = []): Rule {
   return {
     id,
     severity: 'error',
     summary,
+    fixable: true,
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
-      for (const call of callsOf(ctx.model, flavour, member)) reportUnexpectedKeywords(ctx, call);
+      for (const call of callsOf(ctx.model, flavour, member)) reportUnexpectedKeywords(ctx, call, removable);
     },
   };
 }
 
-/** Reports each keyword argument of an SDK call that no checked release of its member accepts. */
-export function reportUnexpectedKeywords(ctx: RuleContext, call: Call): void {
+/**
+ * Reports each keyword argument of an SDK call that no checked release of its member accepts, with the
+ * nearest accepted keyword as its fix (`symbol=` → `symbols=`); `removable` ones are offered for removal.
+ */
+export function reportUnexpectedKeywords(ctx: RuleContext, call: Call, removable: readonly string[] = []): void {
   const member = memberOfCall(ctx.model, call);
   if (!member) return;
   const scope = scopeOf(ctx.model);
   if (takesAnyKeyword(paramsOf(member, scope))) return;
   const accepted = acceptedKeywords(member, scope);
   for (const a of call.args) {
-    if (a.name !== undefined && !accepted.has(a.name)) ctx.report(a.nameRange ?? a.range, `${pythonCallName(member)} got an unexpected keyword argument '${a.name}'`);
+    if (a.name === undefined || accepted.has(a.name)) continue;
+    const choice = nearestKeyword(call, a, accepted);
+    const drop = removable.includes(a.name) ? dropArgument(ctx, call, a, `Remove ${a.name}=`) : undefined;
+    if (drop) choice.suggestions = [...(choice.suggestions ?? []), { ...drop, preferred: false }];
+    reportWith(ctx, a.nameRange ?? a.range, `${pythonCallName(member)} got an unexpected keyword argument '${a.name}'`, choice);
   }
+}
+
+/** A rule whose findings may carry a safe fix (its page shows it). */
+export function fixable(rule: Rule): Rule {
+  return { ...rule, fixable: true };
 }

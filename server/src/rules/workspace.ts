@@ -4,7 +4,7 @@
 // These rules read what each entry registers, from the workspace program.
 import type { Range } from '../model/types';
 import type { EntryScope } from '../workspace/discovery';
-import type { RelatedLocation, Severity } from './types';
+import type { RelatedLocation, RuleMeta } from './types';
 import { pathOf } from './util';
 
 /** What one entry file registers. */
@@ -24,10 +24,7 @@ export interface WorkspaceRuleContext {
   report(uri: string, range: Range, message: string, related?: RelatedLocation[]): void;
 }
 
-export interface WorkspaceRule {
-  id: string;
-  severity: Severity;
-  summary: string;
+export interface WorkspaceRule extends RuleMeta {
   check(ctx: WorkspaceRuleContext): void;
 }
 

@@ -3,9 +3,10 @@
 // fragments between versions; files read from disk are parsed, modelled and their tree freed at once.
 // No VS Code types.
 import type { ModuleAnalysis } from '../analysis';
-import { ModelBuilder } from '../model/build';
+import { ModelBuilder, emptyModel } from '../model/build';
 import type { Model, Range } from '../model/types';
 import { DEFAULT_MAX_FILE_SIZE, checkNestingLimits } from '../parse/limits';
+import { NO_SUPPRESSIONS, readSuppressions } from '../rules/suppression';
 import { ParseCache, ParserFault, disposeDocument, guarded, parseDocument } from '../parse/parser';
 import { memoInSlice, sliceModule } from '../slices';
 
@@ -77,7 +78,8 @@ export class ModuleStore {
       }
     }
     this.analyses++;
-    const analysis: ModuleAnalysis = { uri, version, stamp, model, millis: performance.now() - t0 };
+    const suppressions = model.unanalysed?.rule === 'ANA-001' && text.length > maxFileSize ? NO_SUPPRESSIONS : readSuppressions(text);
+    const analysis: ModuleAnalysis = { uri, version, stamp, model, millis: performance.now() - t0, suppressions };
     this.last.set(uri, analysis);
     this.onAnalyzed?.(analysis);
     return analysis;
@@ -112,23 +114,7 @@ const SDK_IMPORT = /^[ \t]*(?:import[ \t]+(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,
 export function unanalysedModel(uri: string, text: string, rule: 'SYN-001' | 'ANA-001', message: string, range?: Range): Model {
   const nl = text.indexOf('\n');
   const firstLine = nl === -1 ? text.length : nl;
-  const model: Model = {
-    uri,
-    lineCount: 1,
-    imports: [],
-    sdkImports: [],
-    generationAssumed: false,
-    futureAnnotations: false,
-    functions: [],
-    classes: [],
-    bindings: new Map(),
-    calls: [],
-    sdkCalls: new Map(),
-    recovered: [],
-    syntaxErrors: [],
-    attributeAssignments: [],
-    factories: new Map(),
-  };
+  const model = emptyModel(uri);
   if (SDK_IMPORT.test(text)) model.unanalysed = { rule, message, range: range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: Math.min(firstLine, 10_000) } } };
   return model;
 }

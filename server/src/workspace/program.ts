@@ -42,6 +42,10 @@ import {
   type VersionPin,
 } from './manifest';
 import { ModuleStore, unanalysedModel } from './modules';
+import { SourceText } from '../fixes/source';
+import { NO_SUPPRESSIONS, applySuppressions, UNUSED } from '../rules/suppression';
+import { ProjectConfigs, isRuleId } from '../config/configs';
+import { CONFIG_RULE } from '../config/rules';
 import { ParserFault, guarded } from '../parse/parser';
 import { SliceExpired, unsliced } from '../slices';
 import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
@@ -57,7 +61,10 @@ export interface ProgramOptions {
   globalDir?: string;
   /** `python.defaultInterpreterPath`, when the client passes it: its environment's site-packages are import roots. */
   interpreter?: string;
+  /** The editor's (or the command line's) severity per rule, applied over the project's `[tool.vis-authoring]`. */
   overrides?: SeverityOverrides;
+  /** The editor's (or the command line's) `select` and `ignore`, applied over the project's. */
+  selection?: { select?: readonly string[]; ignore?: readonly string[] };
   /** visAuthoring.contractFormat: `auto` (each module's SDK version's format) or C1, C2, C3. */
   contractFormat?: ContractFormatSetting;
   /**
@@ -143,6 +150,7 @@ export class Program {
   readonly modules = new ModuleStore();
   readonly resolver = new ModuleResolver();
   overrides: SeverityOverrides;
+  selection: { select?: readonly string[]; ignore?: readonly string[] };
   contractFormat: ContractFormatSetting;
   maxFileSize: number;
   globalDir?: string;
@@ -174,6 +182,7 @@ export class Program {
     this.globalDir = options.globalDir;
     this.interpreter = options.interpreter;
     this.overrides = options.overrides ?? {};
+    this.selection = options.selection ?? {};
     this.contractFormat = options.contractFormat ?? 'auto';
     this.evidence = options.evidence ?? ((uri) => this.projectEvidence(uri));
     this.maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
@@ -227,6 +236,7 @@ export class Program {
 
   /** What tells this version of a module from the next, or undefined when it does not exist. */
   stamp(uri: string): string | undefined {
+    if (this.overlay?.uri === uri) return this.overlay.stamp;
     const doc = this.open(uri);
     if (doc) return `open:${doc.version}:${doc.text.length}`;
     const file = this.pathOf(uri);
@@ -235,6 +245,10 @@ export class Program {
 
   /** The current version of a module, analysed (once per version). Undefined when it cannot be read or is too large. */
   module(uri: string): ModuleAnalysis | undefined {
+    if (this.overlay?.uri === uri) {
+      const o = this.overlay;
+      return this.modules.analyze(uri, o.stamp, o.version, o.text, this.keepTrees, this.maxFileSize);
+    }
     const doc = this.open(uri);
     if (doc) return this.modules.analyze(uri, `open:${doc.version}:${doc.text.length}`, doc.version, doc.text, this.keepTrees, this.maxFileSize);
     const file = this.pathOf(uri);
@@ -250,6 +264,38 @@ export class Program {
     const read = readTextFileSync(file, { maxBytes: this.maxFileSize * 3 });
     if (!read.ok) return undefined;
     return this.modules.analyze(uri, read.stamp, 0, read.text, false, this.maxFileSize);
+  }
+
+  /**
+   * The text of a module version, or undefined when that version cannot be had any more (the file
+   * changed on disk since). Open documents and overlays give theirs; files on disk are read again.
+   */
+  sourceOf(analysis: ModuleAnalysis): SourceText | undefined {
+    if (this.overlay?.uri === analysis.uri && this.overlay.stamp === analysis.stamp) return new SourceText(this.overlay.text);
+    const doc = this.open(analysis.uri);
+    if (doc) return `open:${doc.version}:${doc.text.length}` === analysis.stamp ? new SourceText(doc.text) : undefined;
+    const file = this.pathOf(analysis.uri);
+    const read = file && readTextFileSync(file, { maxBytes: this.maxFileSize * 3 });
+    return read && read.ok && read.stamp === analysis.stamp ? new SourceText(read.text) : undefined;
+  }
+
+  private overlay?: { uri: string; text: string; stamp: string; version: number };
+  private overlays = 0;
+
+  /**
+   * Runs `fn` with `text` as the module's content, as if it were a new version of the document: every
+   * query inside sees it (fix-all re-analysing its result, `check --fix`). Afterwards the module's
+   * own version is what counts again (analysed afresh when next asked, incrementally for open documents).
+   */
+  withText<T>(uri: string, text: string, fn: () => T): T {
+    const previous = this.overlay;
+    const n = ++this.overlays;
+    this.overlay = { uri, text, stamp: `overlay:${n}:${text.length}`, version: -n };
+    try {
+      return fn();
+    } finally {
+      this.overlay = previous;
+    }
   }
 
   /** An editor closed the document: its tree is freed, and the file on disk is what counts from now on. */
@@ -414,8 +460,9 @@ export class Program {
       within: (inner, outer) => inside(path.resolve(inner), path.resolve(outer)),
       report: () => undefined,
     };
+    const policy = this.policyFor(uri);
     for (const rule of manifestRules) {
-      const severity = this.overrides[rule.id] ?? rule.severity;
+      const severity = policy[rule.id] ?? rule.severity;
       if (severity === 'off') continue;
       rule.check({
         ...ctx,
@@ -423,6 +470,22 @@ export class Program {
       });
     }
     return findings;
+  }
+
+  /**
+   * A pyproject.toml, analysed: the manifest findings of the packaged entry beside it, and what in its
+   * `[tool.vis-authoring]` cannot be applied (CFG-001). Undefined when it has neither.
+   */
+  private pyprojectAnalysis(uri: string): Analysis | undefined {
+    const manifest = this.manifestAnalysis(uri);
+    // A package's pyproject.toml that does not parse is MAN-001's; CFG-001 does not say it again.
+    const broken = manifest?.findings.some((f) => f.rule === 'MAN-001');
+    const config = (this.configFindings().find((c) => c.uri === uri)?.findings ?? []).filter((f) => !broken || !f.message.startsWith('pyproject.toml does not parse'));
+    if (!config.length) return manifest;
+    const doc = this.open(uri);
+    const base = manifest ?? { uri, version: doc?.version ?? 0, stamp: this.stamp(uri) ?? '', model: unanalysedModel(uri, '', 'ANA-001', ''), millis: 0, suppressions: NO_SUPPRESSIONS, findings: [] };
+    const findings = [...base.findings, ...config].sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+    return { ...base, findings };
   }
 
   /** A pyproject.toml of a packaged entry, analysed: the entry's manifest findings that are on it. */
@@ -433,7 +496,7 @@ export class Program {
     const findings = this.findings(entryUri).filter((f) => f.uri === uri);
     const stamp = this.stamp(uri) ?? '';
     const doc = this.open(uri);
-    return { uri, version: doc?.version ?? 0, stamp, model: unanalysedModel(uri, '', 'ANA-001', ''), millis: 0, findings };
+    return { uri, version: doc?.version ?? 0, stamp, model: unanalysedModel(uri, '', 'ANA-001', ''), millis: 0, suppressions: NO_SUPPRESSIONS, findings };
   }
 
   private readLock(file: string): VersionPin[] {
@@ -630,18 +693,19 @@ export class Program {
       try {
         // Rules may read parts of the model lazily (parameters parse on first use): contained too.
         j.findings = unsliced(() => guarded(() =>
-          runRules(model, this.overrides, allRules, {
+          runRules(model, this.policyFor(uri), allRules, {
             contractFormat: j.format,
             role: this.role(uri),
             symbols: () => this.symbols(uri),
             resolver: { loader: j.loader },
+            source: () => this.sourceOf(j.analysis),
           }),
         ));
       } catch (e) {
         if (!(e instanceof ParserFault)) throw e;
         // The file gets one finding that says so, in place of the rest.
         const unanalysed = { rule: 'ANA-001' as const, message: `vis-authoring could not analyse this file: a check failed (${e.reason})`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
-        j.findings = model.generation ? runRules({ ...model, unanalysed }, this.overrides) : [];
+        j.findings = model.generation ? runRules({ ...model, unanalysed }, this.policyFor(uri)) : [];
       }
       if (this.role(uri) === 'entry') j.findings.push(...this.manifestFindings(uri, j));
       this.stats.ruleRuns++;
@@ -659,8 +723,7 @@ export class Program {
 
   /** A module's analysis with everything reported on it: its own findings, those other modules put on it, and the cross-file checks. */
   analysis(uri: string): Analysis | undefined {
-    const manifest = this.manifestAnalysis(uri);
-    if (manifest) return manifest;
+    if (this.pathOf(uri)?.endsWith('pyproject.toml')) return this.pyprojectAnalysis(uri);
     const a = this.module(uri);
     if (!a) return undefined;
     // The entry that imports this module reports on it: make sure its findings are known.
@@ -671,7 +734,9 @@ export class Program {
     for (const other of this.reporters(uri)) findings.push(...this.findings(other).filter((f) => f.uri === uri));
     findings.push(...this.workspaceFindings().filter((f) => f.uri === uri));
     findings.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
-    return { ...a, findings };
+    const policy = this.policyFor(uri);
+    const kept = applySuppressions(findings, a.suppressions, isRuleId, (id) => policy[id] === 'off', policy[UNUSED] ?? 'hint', () => this.sourceOf(a));
+    return { ...a, findings: kept };
   }
 
   /** Modules whose analysis read this one (so may report on it), this one excluded. */
@@ -706,6 +771,38 @@ export class Program {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Configuration
+
+  private configs = new ProjectConfigs((file) => {
+    const r = readTextFileSync(file, { maxBytes: 1_000_000 });
+    return r.ok ? r.text : undefined;
+  });
+  private configEpoch = -1;
+
+  /**
+   * Which rules run on a module and at what severity: the nearest `[tool.vis-authoring]` above it (for a
+   * module without a path, the workspace folder's), then the editor's settings (`overrides`,
+   * `selection`), then the file's `per-file-ignores`.
+   */
+  policyFor(uri: string): SeverityOverrides {
+    if (this.configEpoch !== this.epoch) {
+      this.configs.reset();
+      this.configEpoch = this.epoch;
+    }
+    return this.configs.policy(this.pathOf(uri), this.root, { ...this.selection, severity: this.overrides });
+  }
+
+  /** The project configurations read, with what in them cannot be applied (CFG-001 findings on each pyproject.toml). */
+  configFindings(): { uri: string; findings: Finding[] }[] {
+    this.policyFor(this.root ? toUri(path.join(this.root, '_')) : 'untitled:_');
+    return this.configs.all().sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).map((c) => {
+      const severity = this.configs.configSeverity(c, { ...this.selection, severity: this.overrides });
+      const findings = severity === 'off' ? [] : c.problems.map((p) => ({ rule: CONFIG_RULE, severity, message: p.message, range: p.range }));
+      return { uri: toUri(c.file), findings };
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Workspace checks
 
   /** The extensions the entries register, in Vis's load order. */
@@ -733,16 +830,17 @@ export class Program {
     // A new version of any module may change what an entry registers; unwatched entries are checked on disk.
     if (this.unwatchedFor?.entries !== entries) this.unwatchedFor = { entries, list: entries.filter((e) => !this.watched.some((d) => inside(e.path, d))).map((e) => toUri(e.path)) };
     const unwatched = this.unwatchedFor.list;
-    const key = `${this.epoch}|${this.modules.analyses}|${unwatched.map((u) => this.stamp(u)).join('|')}|${JSON.stringify(this.overrides)}`;
+    const key = `${this.epoch}|${this.modules.analyses}|${unwatched.map((u) => this.stamp(u)).join('|')}`;
     if (this.crossFile?.key === key) return this.crossFile.findings;
     const extensions = this.registeredExtensions();
     const findings: Finding[] = [];
     for (const rule of workspaceRules) {
-      const severity = this.overrides[rule.id] ?? rule.severity;
-      if (severity === 'off') continue;
       rule.check({
         extensions,
-        report: (uri, range, message, related) => findings.push({ rule: rule.id, severity, message, range, uri, related }),
+        report: (uri, range, message, related) => {
+          const severity = this.policyFor(uri)[rule.id] ?? rule.severity;
+          if (severity !== 'off') findings.push({ rule: rule.id, severity, message, range, uri, related });
+        },
       });
     }
     this.crossFile = { key, findings };
@@ -865,12 +963,13 @@ export class Program {
   // Change
 
   /** Settings every join reads changed (severity overrides, contract format). */
-  configure(settings: { overrides?: SeverityOverrides; contractFormat?: ContractFormatSetting; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
+  configure(settings: { overrides?: SeverityOverrides; selection?: { select?: readonly string[]; ignore?: readonly string[] }; contractFormat?: ContractFormatSetting; maxFileSize?: number; interpreter?: string; globalDir?: string; watched?: string[] }): void {
     if (settings.watched) {
       this.watched = settings.watched.map((d) => path.resolve(d));
       this.stamps.clear();
     }
     if (settings.overrides) this.overrides = settings.overrides;
+    if (settings.selection) this.selection = settings.selection;
     if (settings.contractFormat) this.contractFormat = settings.contractFormat;
     if (settings.maxFileSize) this.maxFileSize = settings.maxFileSize;
     if ('interpreter' in settings && settings.interpreter !== this.interpreter) {

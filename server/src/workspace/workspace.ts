@@ -41,7 +41,12 @@ export class Workspace {
   }
 
   configure(settings: Parameters<Program['configure']>[0]): void {
-    Object.assign(this.options, settings.overrides ? { overrides: settings.overrides } : {}, settings.contractFormat ? { contractFormat: settings.contractFormat } : {});
+    Object.assign(
+      this.options,
+      settings.overrides ? { overrides: settings.overrides } : {},
+      settings.selection ? { selection: settings.selection } : {},
+      settings.contractFormat ? { contractFormat: settings.contractFormat } : {},
+    );
     for (const p of this.all()) p.configure(settings);
   }
 

@@ -290,6 +290,97 @@ export const checks: Check[] = [
     },
   },
   {
+    name: 'rule page: a diagnostic code links to its page, and the link opens the page rendered',
+    async run(t) {
+      const uri = (await t.open('missing_alias.py')).document.uri;
+      const [, ext005] = await t.waitForCodes(uri, ['EXT-003', 'EXT-005']);
+      const code = ext005.code as { value: string; target: vscode.Uri };
+      const observed = { value: code.value, target: code.target.toString(true) };
+      expect(observed, (o) => assert.deepEqual(o, { value: 'EXT-005', target: 'command:visAuthoring.showRuleDocumentation?["EXT-005"]' }));
+      // What the link runs (the Problems panel and the hover open it with commands allowed).
+      await vscode.commands.executeCommand(code.target.path, ...JSON.parse(decodeURIComponent(code.target.query)));
+      const tab = await t.until('a Markdown preview of EXT-005.md', async () =>
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((x) => x.label.includes('EXT-005.md') && x.input instanceof vscode.TabInputWebview), 10000);
+      return { ...observed, tab: tab.label };
+    },
+  },
+  {
+    name: 'fix all on save: editor.codeActionsOnSave {"source.fixAll": "explicit"} applies every safe fix when the file is saved',
+    timeoutMs: 30000,
+    async run(t) {
+      const editor = await t.open('fix_all.py');
+      const uri = editor.document.uri;
+      await t.waitForCodes(uri, ['EXT-010', 'EXT-005', 'EXT-009', 'HOOK-006']);
+      const config = vscode.workspace.getConfiguration('editor', { languageId: 'python' });
+      await config.update('codeActionsOnSave', { 'source.fixAll': 'explicit' }, vscode.ConfigurationTarget.Workspace, true);
+      const t0 = Date.now();
+      try {
+        await vscode.window.showTextDocument(editor.document);
+        await vscode.commands.executeCommand('workbench.action.files.save');
+        await t.waitForDocument('fix_all.py with the fixes applied', (u) => u.toString() === uri.toString(), (text) => text.includes('alias="greeter_bot"'));
+      } finally {
+        await config.update('codeActionsOnSave', undefined, vscode.ConfigurationTarget.Workspace, true);
+      }
+      const text = editor.document.getText();
+      // What is left is guidance: the tool has no Activity (information, no safe fix).
+      await t.waitForCodes(uri, ['SYM-008']);
+      return expect({ text, dirty: editor.document.isDirty, savedMs: Date.now() - t0 }, (o) => {
+        assert.equal(o.text, [
+          'import blockether.vis.extension as vis', '', '',
+          'def greet(name: str) -> str:', '    """Greet one person by name."""', '    return f"hi {name}"', '', '',
+          'def guard(call):', '    return None', '', '',
+          'vis.register_extension(vis.Extension(',
+          '    name="Greeter Bot",',
+          '    alias="greeter_bot",',
+          '    description="Greets people.",',
+          '    env=["GREETER_TOKEN"],',
+          '    symbols=[vis.Symbol(greet)],',
+          '    op_hooks=[vis.OpHook(["patch"], guard)],',
+          '))', '',
+        ].join('\n'));
+        assert.equal(o.dirty, false);
+      });
+    },
+  },
+  {
+    name: 'quick fix: Disable EXT-006 for this line inserts # vis: ignore[EXT-006] and the finding goes',
+    async run(t) {
+      const editor = await t.open('suppress.py');
+      const uri = editor.document.uri;
+      const [ext006] = await t.waitForCodes(uri, ['EXT-006']);
+      const actions = await quickFixes(uri, ext006);
+      const disable = actions.find((a) => a.title === 'Disable EXT-006 for this line');
+      expect(actions.map(describeAction), () => assert.ok(disable?.edit, 'no Disable EXT-006 for this line action'));
+      assert.ok(await vscode.workspace.applyEdit(disable!.edit!), 'applyEdit returned false');
+      await t.waitForCodes(uri, []);
+      const line = editor.document.lineAt(2).text;
+      assert.equal(line, 'vis.register_extension(vis.Extension(name="quiet", description="Quiet.", version=2))  # vis: ignore[EXT-006]');
+      await editor.document.save();
+      return { actions: actions.map((a) => a.title), line };
+    },
+  },
+  {
+    name: 'refactor: Migrate this file to the typed SDK (G3) on import vis rewrites the G1 file',
+    async run(t) {
+      const editor = await t.open('counter_g1.py');
+      const uri = editor.document.uri;
+      await t.waitForCodes(uri, []);
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(0, 0, 0, 0), vscode.CodeActionKind.Refactor.value, 5);
+      const migrate = (actions ?? []).find((a) => a.title === 'Migrate this file to the typed SDK (G3)');
+      expect((actions ?? []).map(describeAction), () => assert.ok(migrate?.edit, 'no resolved migration action'));
+      assert.ok(await vscode.workspace.applyEdit(migrate!.edit!), 'applyEdit returned false');
+      const text = editor.document.getText();
+      await t.waitForCodes(uri, []);
+      await editor.document.save();
+      return expect({ kind: migrate!.kind?.value, text }, (o) => {
+        assert.equal(o.kind, 'refactor.rewrite.visAuthoring.migrateToG3');
+        assert.ok(o.text.startsWith('import blockether.vis.extension as vis\n'), o.text);
+        assert.ok(o.text.includes('vis.register_extension(vis.Extension(\n    name="counter",'), o.text);
+        assert.ok(o.text.includes('symbols=[vis.Symbol(bump, name="counter_bump", tag="mutation")],\n))\n'), o.text);
+      });
+    },
+  },
+  {
     name: 'editor: completion (SDK keywords, the tags), signature help (the active parameter), the Outline, F12 into a sibling module',
     timeoutMs: 30000,
     async run(t) {
