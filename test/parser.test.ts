@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { ParseCache, diffEdit, initParser, parseDocument } from '../server/src/parse/parser';
+import { DocumentCache, allStatements, diffEdit, initParser, parseDocument } from '../server/src/parse/parser';
 
 before(async () => {
   await initParser();
 });
 
-const outline = (text: string) =>
-  parseDocument(text).statements.map((n) => `${n.startPosition.row}:${n.type}:${text.slice(n.startIndex, n.endIndex).split('\n')[0]}`);
+const outline = (text: string) => {
+  const { statements, trees } = allStatements(parseDocument(text));
+  try {
+    return statements.map((n) => `${n.startPosition.row}:${n.type}:${text.slice(n.startIndex, n.endIndex).split('\n')[0]}`);
+  } finally {
+    for (const t of trees) t.delete();
+  }
+};
 
 describe('parser', () => {
   it('parses a clean file into its top-level statements', () => {
@@ -43,13 +49,19 @@ describe('parser', () => {
     assert.deepEqual(diffEdit('aaa', 'aaaa'), { start: 3, oldEnd: 3, newEnd: 4, oldText: 'aaa' });
   });
 
-  it('re-parses a new version incrementally and gives the same tree as a fresh parse', () => {
-    const cache = new ParseCache();
-    const v1 = 'def f(x):\n    return x\n\ndef g():\n    pass\n';
-    const v2 = v1.replace('return x', 'return x + 1');
-    cache.get('file:///a.py', 1, v1);
+  it('segments a new version from the last one: the same segments as a fresh parse, unchanged ones marked', () => {
+    const cache = new DocumentCache();
+    const v1 = 'def f(x):\n    return x\n\ndef g():\n    pass\n\nclass C:\n    pass\n';
+    const v2 = v1.replace('return x', 'return x + 1\n    # more');
+    const first = cache.get('file:///a.py', 1, v1);
     const doc = cache.get('file:///a.py', 2, v2);
-    assert.equal(doc.tree.rootNode.toString(), parseDocument(v2).tree.rootNode.toString());
+    const shape = (d: typeof doc) => d.segments.map((s) => [s.start, s.end, s.row, s.broken]);
+    assert.deepEqual(shape(doc), shape(parseDocument(v2)));
+    // def g and class C are the same text one row further down; def f changed.
+    assert.deepEqual(
+      doc.segments.map((s) => s.from && [first.segments.indexOf(s.from.seg), s.from.rows]),
+      [undefined, [1, 1], [2, 1]],
+    );
     assert.equal(cache.get('file:///a.py', 2, v2), doc);
   });
 });

@@ -41,7 +41,8 @@ describe('publishDiagnostics over stdio: one per document version', () => {
 
   it('publishes each opened document once (200 documents: 200 publishes)', async () => {
     const uris = Array.from({ length: 200 }, (_, i) => `file:///tmp/vis-responsive/open/m${i}.py`);
-    uris.forEach((uri, i) => server.open(uri, i % 3 === 0 ? BROKEN : i % 3 === 1 ? VALID : 'print("not a Vis file")\n'));
+    await Promise.all(uris.map((uri, i) => server.open(uri, i % 3 === 0 ? BROKEN : i % 3 === 1 ? VALID : 'print("not a Vis file")\n')));
+    // Then nothing more comes.
     await settled(server);
     assert.equal(server.published.length, 200);
     for (const uri of uris) assert.deepEqual(versionsOf(server, uri), [1], uri);
@@ -129,8 +130,9 @@ describe('a large document analysed in slices', () => {
 
   it('answers requests about it from its last analysis while a newer version is analysed, and a newer version cancels the older one', async () => {
     const v3 = server.diagnostics(bigUri, (p) => p.version === 3);
-    server.change(bigUri, big.replace('Compute result 0 for one target.', 'Count the widgets.'), 2);
-    server.change(bigUri, big.replace('Compute result 0 for one target.', 'Count the gadgets.').replace('name=""', 'name="bench"'), 3);
+    // Edits to every tool's docstring: every statement is read again (an edit in one place is analysed at once).
+    server.change(bigUri, big.replaceAll('Compute result', 'Count result'), 2);
+    server.change(bigUri, big.replaceAll('Compute result', 'Tally result').replace('name=""', 'name="bench"'), 3);
     const during = hoverText(await hover(server, bigUri, tool0, 5));
     assert.deepEqual(versionsOf(server, bigUri), [1], 'version 3 is still being analysed');
     assert.match(during ?? '', /Compute result 0 for one target\./);
@@ -138,7 +140,7 @@ describe('a large document analysed in slices', () => {
     await settled(server);
     assert.deepEqual(versionsOf(server, bigUri), [1, 3]);
     const now = hoverText(await hover(server, bigUri, tool0, 5));
-    assert.match(now ?? '', /Count the gadgets\./);
+    assert.match(now ?? '', /Tally result 0 for one target\./);
   });
 });
 

@@ -1,12 +1,14 @@
 // The command-line face of the same analysis, for CI:
-//   vis-authoring check [--format text|json|github|sarif] [--fix | --diff] [--select RULES] [--ignore RULES] [PATH...]
+//   vis-authoring check [--format text|json|github|sarif] [--fix | --diff] [--select RULES] [--ignore RULES] [--jobs N] [PATH...]
 //       exit 1 when any error is found or a file could not be analysed (with --diff: when a fix would change a file), 2 on bad usage
 //   vis-authoring explain RULE-ID                          the rule's documentation page
 //   vis-authoring numstat BEFORE AFTER                     line_changes counts, as git diff --numstat prints them
 //   vis-authoring contracts [--diff REV] [PATH...]         tool contracts, or what changed for the model since REV
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { createTwoFilesPatch } from 'diff';
 import { readTextFileSync } from '../../shared/files';
 import type { Analysis } from './analysis';
@@ -18,10 +20,11 @@ import { ruleCatalog, ruleInfo } from './rules/catalog';
 import { selectsAny } from './config/selection';
 import type { Finding } from './rules/types';
 import type { Program } from './workspace/program';
+import { checkInWorkers, serveCheckWorker } from './workspace/parallel';
 import { commandLineTargets, shownPath } from './workspace/targets';
 import { runContracts } from './compare/contractsCli';
 
-const USAGE = `usage: vis-authoring check [--format text|json|github|sarif] [--fix | --diff] [--select RULES] [--ignore RULES] [PATH...]
+const USAGE = `usage: vis-authoring check [--format text|json|github|sarif] [--fix | --diff] [--select RULES] [--ignore RULES] [--jobs N] [PATH...]
        vis-authoring explain RULE-ID
        vis-authoring numstat BEFORE AFTER
        vis-authoring contracts [--format text|json] [--contract-format C1|C2|C3] [--diff REV] [PATH...]
@@ -36,6 +39,8 @@ searches an extensions directory: its top-level *.py files (not test_*.py, *_tes
   --select     rules to run (comma-separated ids, family prefixes such as EXT, or ALL), over [tool.vis-authoring]
   --ignore     rules not to run, over [tool.vis-authoring]
   --format     text (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)
+  --jobs       worker threads a folder's files are checked in (default: one per core), with the
+               same output as one; the fixes of --fix and --diff are found in one
 explain prints the documentation page of a rule. numstat prints the lines AFTER adds and removes
 relative to BEFORE (added<TAB>removed<TAB>AFTER), the minimal counts of git diff --minimal --numstat.
 contracts prints the tool contracts of the entry files, or with --diff REV what the model sees
@@ -85,13 +90,15 @@ interface CheckOptions {
   format: string;
   fix: boolean;
   diff: boolean;
+  /** Worker threads for a folder's program (1: checked in this thread). */
+  jobs: number;
   select?: string[];
   ignore?: string[];
   paths: string[];
 }
 
 function parseCheck(args: string[]): CheckOptions | string {
-  const o: CheckOptions = { format: 'text', fix: false, diff: false, paths: [] };
+  const o: CheckOptions = { format: 'text', fix: false, diff: false, jobs: os.availableParallelism(), paths: [] };
   const ids = ruleCatalog().map((r) => r.id);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -99,6 +106,11 @@ function parseCheck(args: string[]): CheckOptions | string {
     const [flag, inline] = a.startsWith('--') && eq !== -1 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
     const value = () => inline ?? args[++i] ?? '';
     if (flag === '--format') o.format = value();
+    else if (flag === '--jobs' || a === '-j') {
+      const n = value();
+      o.jobs = /^\d+$/.test(n) ? Number(n) : NaN;
+      if (!(o.jobs >= 1)) return `--jobs takes a whole number of worker threads (1 or more), not '${n}'`;
+    }
     else if (flag === '--fix' && inline === undefined) o.fix = true;
     else if (flag === '--diff' && inline === undefined) o.diff = true;
     else if (flag === '--select' || flag === '--ignore') {
@@ -121,7 +133,11 @@ interface Checked {
   file: string;
   uri: string;
   program: Program;
+  /** Its analysis, when it was checked in this thread (fixes need it). */
   analysis?: Analysis;
+  /** Everything reported on it (from its analysis, or from a worker). */
+  findings?: Finding[];
+  generation?: string;
   /** Why it could not be analysed (reported as ANA-001). */
   problem?: string;
 }
@@ -140,24 +156,30 @@ interface Row {
 }
 
 /** Finds and analyses what the paths name; undefined (after a message) on a path that does not exist. */
-async function analyse(o: CheckOptions, io: Output): Promise<{ modules: Checked[] } | undefined> {
+async function analyse(o: CheckOptions, io: Output, jobs = o.jobs): Promise<{ modules: Checked[] } | undefined> {
   const found = commandLineTargets(o.paths, { selection: { select: o.select, ignore: o.ignore } });
   if ('missing' in found) {
     io.err(`no such file or directory: ${found.missing}`);
     return undefined;
   }
   const { targets } = found;
-  await initParser();
   const modules: Checked[] = [];
   const seen = new Set<string>();
   for (const t of targets) {
-    const uris = t.uris.length ? t.uris : t.program.index();
+    // A folder's program on every core (worker threads), with the results of one program in one thread.
+    const entries = t.uris.length ? [] : t.program.entries();
+    const parallel = jobs > 1 && entries.length > 1 ? await checkInWorkers(t.program, entries, jobs, __filename) : undefined;
+    // The parser is loaded where modules are parsed: here, or in each worker.
+    if (!parallel) await initParser();
+    const uris = parallel ? parallel.uris : t.uris.length ? t.uris : t.program.index();
     // Every module's own findings first, so the findings an entry puts on its modules are known.
-    for (const uri of uris) {
-      try {
-        t.program.findings(uri);
-      } catch {
-        // Reported below, with the module.
+    if (!parallel) {
+      for (const uri of uris) {
+        try {
+          t.program.findings(uri);
+        } catch {
+          // Reported below, with the module.
+        }
       }
     }
     for (const uri of uris) {
@@ -169,14 +191,23 @@ async function analyse(o: CheckOptions, io: Output): Promise<{ modules: Checked[
       const m: Checked = { shown, file, uri, program: t.program };
       modules.push(m);
       try {
-        // Right after two parser faults in a row, wait for the fresh parser (made in the background).
-        await parserReady();
-        m.analysis = t.program.analysis(uri);
+        if (parallel) {
+          const done = parallel.results.get(uri);
+          if (done?.error !== undefined) throw new Error(done.error);
+          m.findings = done?.findings;
+          m.generation = done?.generation;
+        } else {
+          // Right after two parser faults in a row, wait for the fresh parser (made in the background).
+          await parserReady();
+          m.analysis = t.program.analysis(uri);
+          m.findings = m.analysis?.findings;
+          m.generation = m.analysis?.model.generation;
+        }
       } catch (e) {
         m.problem = `vis-authoring could not analyse this file: ${e instanceof Error ? e.message : String(e)}`;
         continue;
       }
-      if (!m.analysis) {
+      if (!m.findings) {
         const read = readTextFileSync(file, { maxBytes: t.program.maxFileSize * 3 });
         m.problem = read.ok ? `vis-authoring could not analyse ${shown}` : read.message;
       }
@@ -228,7 +259,8 @@ async function check(args: string[], io: Output): Promise<number> {
     io.err(o);
     return 2;
   }
-  let found = await analyse(o, io);
+  // Fixes are found and applied with each module's analysis at hand: in this thread.
+  let found = await analyse(o, io, o.fix || o.diff ? 1 : o.jobs);
   if (!found) return 2;
   let fixed = 0;
   if (o.diff || o.fix) {
@@ -249,15 +281,15 @@ async function check(args: string[], io: Output): Promise<number> {
   let errors = 0;
   let unanalysed = 0;
   for (const m of found.modules) {
-    if (!m.analysis) {
+    if (!m.findings) {
       rows.push(notAnalysed(m.shown, m.problem ?? `vis-authoring could not analyse ${m.shown}`));
       unanalysed++;
       continue;
     }
-    for (const f of m.analysis.findings) {
+    for (const f of m.findings) {
       if (f.severity === 'error') errors++;
       if (f.rule === 'ANA-001') unanalysed++;
-      rows.push(row(m.shown, f, m.analysis.model.generation));
+      rows.push(row(m.shown, f, m.generation));
     }
   }
   const checked = found.modules.length;
@@ -329,7 +361,9 @@ function sarif(rows: Row[]): object {
   };
 }
 
-if (require.main === module) {
+if (!isMainThread && (workerData as { kind?: string } | undefined)?.kind === 'check') {
+  void serveCheckWorker();
+} else if (require.main === module) {
   main(process.argv.slice(2), { out: (s) => console.log(s), err: (s) => console.error(s) }).then(
     (code) => process.exit(code),
     (e) => {

@@ -30,7 +30,7 @@ import { registerStatus } from './features/status';
 import { Scheduler } from './features/scheduler';
 import type { ServerContext, Settings } from './features/context';
 import { FileAccess, defaultSettings, selectorsOf, settingsFrom, textOf } from './features/context';
-import { initParser, onParserReady } from './parse/parser';
+import { onParserReady, parserStarted } from './parse/parser';
 import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
 import { registerContractDiff } from './features/contractDiff';
 import { filePathOf } from './rules/util';
@@ -90,8 +90,12 @@ let canWatchFiles = false;
 let canFollowFolders = false;
 let canRefreshInlayHints = false;
 
+// The parser's WebAssembly compiles while the client sends `initialize`, which waits only for the first
+// runtime (its spare follows in the background).
+void parserStarted().catch(() => undefined);
+
 connection.onInitialize(async (params): Promise<InitializeResult> => {
-  await initParser();
+  await parserStarted();
   ctx.clientCapabilities = params.capabilities;
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   clientProvidesCommits = (params.capabilities.experimental as Record<string, unknown> | undefined)?.[COMMITTED_TEXT_CAPABILITY] === true;

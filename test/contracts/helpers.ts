@@ -1,19 +1,14 @@
 // Shared fixtures for the contract tests: build a model from inline Python and read its Symbols.
 import { ModelBuilder } from '../../server/src/model/build';
 import type { Model } from '../../server/src/model/types';
-import { disposeDocument, parseDocument } from '../../server/src/parse/parser';
+import { parseDocument } from '../../server/src/parse/parser';
 import { symbolInfos, type ContractFormat, type ModuleLoader, type SymbolInfo } from '../../server/src/contracts';
 
 export const HEADER = 'import blockether.vis.extension as vis\n';
 export const G3_FOOTER = '\nvis.register_extension(vis.Extension(name="t", description="T", alias="t"))\n';
 
 export function modelOf(text: string, uri = 'file:///work/ext/extension.py'): Model {
-  const doc = parseDocument(text);
-  try {
-    return new ModelBuilder().build(uri, doc);
-  } finally {
-    disposeDocument(doc);
-  }
+  return new ModelBuilder().build(uri, parseDocument(text));
 }
 
 export function symbols(text: string, format: ContractFormat = 'C3', loader?: ModuleLoader, uri?: string): SymbolInfo[] {

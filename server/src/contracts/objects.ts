@@ -91,7 +91,7 @@ function fromPyObj(o: PyObj, r: Resolver): Obj {
     case 'class':
       return { k: 'class', cls: o };
     case 'function': {
-      const decl = o.scope.model.functions.find((f) => f.name === o.name);
+      const decl = o.decl ?? o.scope.model.functions.find((f) => f.name === o.name);
       if (!decl) return { k: 'unknown' };
       const made = decorated(o.scope, decl, r);
       return made ? { k: 'function', scope: made.scope, decl: made.decl, bound: false, ...(made.decl !== decl ? { origin: { scope: o.scope, decl } } : {}) } : { k: 'unknown' };

@@ -2,7 +2,7 @@
 // it (the module's globals, then builtins; attributes only of modules and classes), without
 // importing or running anything. Sibling modules come from a `ModuleLoader` (server/src/workspace).
 import { qualify } from '../model/sdk';
-import type { Binding, ClassDecl, ImportBinding, Model, Value } from '../model/types';
+import type { Binding, ClassDecl, FunctionDecl, ImportBinding, Model, Value } from '../model/types';
 
 export interface ModuleScope {
   model: Model;
@@ -36,7 +36,7 @@ export type PyObj =
   /** A module-level type expression (`Alias = list[int]`), evaluated as an annotation object. */
   | { k: 'alias'; text: string; scope: ModuleScope }
   /** A module-level function. */
-  | { k: 'function'; scope: ModuleScope; name: string }
+  | { k: 'function'; scope: ModuleScope; name: string; decl?: FunctionDecl }
   /** Some other value, by its type name. */
   | { k: 'value'; typeName: string }
   | { k: 'unknown' };
@@ -119,7 +119,7 @@ function fromBinding(scope: ModuleScope, b: Binding, r: Resolver, depth: number)
     case 'class':
       return { k: 'class', scope, decl: b.decl, outer: [] };
     case 'function':
-      return { k: 'function', scope, name: b.name };
+      return { k: 'function', scope, name: b.name, decl: b.decl };
     case 'import':
       return fromImport(scope, b.binding, r, depth);
     case 'assign':

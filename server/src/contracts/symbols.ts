@@ -36,6 +36,12 @@ export interface ContractOptions {
   path?: string;
   /** False for a module an entry imports: Vis loads only entry files as if they had `from __future__ import annotations`. Default true. */
   entry?: boolean;
+  /** The module's scope, when the program gives one (it follows the module's versions). */
+  scope?: ModuleScope;
+  /** Analyses one Symbol, or gives its analysis for an earlier version when nothing it read changed (the program's). */
+  memo?: (call: Call, analyse: () => SymbolInfo) => SymbolInfo;
+  /** Changes whenever any module changes: contracts computed lazily are computed again after that. */
+  version?: () => number;
 }
 
 export interface Issue {
@@ -128,11 +134,11 @@ export function* contractSteps(infos: SymbolInfo[]): Generator<void> {
 /** Every Symbol declaration in the file, analysed. */
 export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
   if (model.generation !== 'G2' && model.generation !== 'G3') return [];
-  const scope = scopeOf(model, { path: opts.path, entry: opts.entry ?? true });
+  const scope = opts.scope ?? scopeOf(model, { path: opts.path, entry: opts.entry ?? true });
   const ctx = typeContext(opts.loader);
   // In a sliced job, a Symbol at a time: the ones analysed are kept for the next slice.
   const done = stepMemo<Call, SymbolInfo>('symbols');
-  return model.calls.filter(isSymbolCall).map((call) => {
+  const analyse = (call: Call): SymbolInfo => {
     const hit = done?.get(call);
     if (hit) return hit;
     betweenSteps();
@@ -146,7 +152,9 @@ export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
       const reason = `internal error, not analysed: ${e instanceof Error ? e.message : String(e)}`;
       return { call, form: 'unknown', tools: [], issues: [], unknownReason: reason, unknownTools: [{ where: call.args[0]?.value.text ?? 'vis.Symbol(...)', reason }] };
     }
-  });
+  };
+  const memo = opts.memo;
+  return model.calls.filter(isSymbolCall).map((call) => (memo ? memo(call, () => analyse(call)) : analyse(call)));
 }
 
 /** A Symbol without a contract is one unknown tool, named by its argument; a partial namespace lists its unknown members. */
@@ -264,10 +272,10 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
       const tool = lazyTool(
         { name: publicName, tag, hidden: info.hidden ?? false, decl: target.decl, declUri: target.scope.model.uri, hasActivity: activityGiven },
         (unknowns) => callableContract(source, publicName!, tag, cleandoc(doc!), opts.format, ctx, unknowns),
-        opts.format,
+        opts,
       );
       info.tools.push(tool);
-      lazyContract(info, () => tool.contract);
+      lazyContract(info, () => tool.contract, opts);
     } else {
       info.unknownReason = publicName === undefined ? 'its name is not statically known' : tag === undefined ? 'its tag is not statically known' : isBlankDoc(doc) ? 'it has no docstring' : 'it is a lambda';
     }
@@ -302,7 +310,7 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
   const complete = walk.complete && tag !== undefined && vocab.includes(tag) && !info.issues.some((i) => i.rule !== 'SYM-008' && i.rule !== 'SYM-018');
   if (!complete) info.unknownReason = walk.complete ? 'the namespace does not construct (see the diagnostics)' : 'part of the namespace is not statically known';
   // When incomplete, still useful in the hover: the members that are known.
-  if (complete || walk.tools.length) lazyContract(info, () => ({ version: 1, name: root, members: walk.tools.map((t) => t.contract) }));
+  if (complete || walk.tools.length) lazyContract(info, () => ({ version: 1, name: root, members: walk.tools.map((t) => t.contract) }), opts);
   return info;
 }
 
@@ -541,22 +549,21 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
   }
   const source = src;
   const toolTag = tag;
-  w.tools.push(lazyTool({ name: memberPath, tag, hidden, decl, declUri, hasActivity: activity }, (unknowns) => callableContract(source, memberPath, toolTag, cleandoc(doc!), w.opts.format, w.ctx, unknowns), w.opts.format));
+  w.tools.push(lazyTool({ name: memberPath, tag, hidden, decl, declUri, hasActivity: activity }, (unknowns) => callableContract(source, memberPath, toolTag, cleandoc(doc!), w.opts.format, w.ctx, unknowns), w.opts));
   void attr;
 }
 
 /**
  * A tool whose contract and doc text are computed on first read: the rules need only names, tags
  * and issues, so a file's diagnostics never pay for the TypeSpec mapping and doc rendering of
- * every tool; hover and previews read them.
+ * every tool; hover and previews read them. A Symbol's analysis can serve later versions (the program
+ * reuses it while nothing it read changed), so what is computed lazily is computed again once any module
+ * changed (`opts.version`): it reads the current models through the program's scopes.
  */
-function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, make: (unknowns: UnknownPart[]) => CallableContract, format: ContractFormat): ToolInfo {
-  let contract: CallableContract | undefined;
-  let unknowns: UnknownPart[] = [];
-  let doc: string | undefined;
-  const compute = () => {
-    if (contract) return contract;
-    unknowns = [];
+function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, make: (unknowns: UnknownPart[]) => CallableContract, opts: ContractOptions): ToolInfo {
+  const computed = lazy(() => {
+    const unknowns: UnknownPart[] = [];
+    let contract: CallableContract;
     try {
       contract = make(unknowns);
     } catch (e) {
@@ -564,26 +571,40 @@ function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, make: (
       unknowns.push({ where: 'contract', reason: `internal error, not computed: ${e instanceof Error ? e.message : String(e)}` });
       contract = { version: 1, name: base.name, tag: base.tag, description: '', signature: '', parameters: [], returns: { kind: 'unresolved', name: 'unknown' } };
     }
-    return contract;
-  };
+    return { contract, unknowns };
+  }, opts);
+  const doc = lazy(() => contractDoc(computed().contract, opts.format), opts);
   return {
     ...base,
     get contract() {
-      return compute();
+      return computed().contract;
     },
     get unknowns() {
-      compute();
-      return unknowns;
+      return computed().unknowns;
     },
     get doc() {
-      return (doc ??= contractDoc(compute(), format));
+      return doc();
     },
   };
 }
 
-function lazyContract(info: SymbolInfo, make: () => Contract): void {
-  let contract: Contract | undefined;
-  Object.defineProperty(info, 'contract', { enumerable: true, configurable: true, get: () => (contract ??= make()) });
+function lazyContract(info: SymbolInfo, make: () => Contract, opts: ContractOptions): void {
+  const contract = lazy(make, opts);
+  Object.defineProperty(info, 'contract', { enumerable: true, configurable: true, get: contract });
+}
+
+/** A value computed on first read, and again after `opts.version` changed. */
+function lazy<T>(make: () => T, opts: ContractOptions): () => T {
+  let value: T | undefined;
+  let at: number | undefined;
+  return () => {
+    const v = opts.version?.() ?? 0;
+    if (at !== v) {
+      value = make();
+      at = v;
+    }
+    return value as T;
+  };
 }
 
 /** `inspect.signature(cls)`: its `__init__` without `self`, or a dataclass's generated one. */

@@ -2,9 +2,9 @@
 //
 // Encoding: o200k_base, the newest tiktoken encoding (GPT-4o and later). Its rank table ships with
 // js-tiktoken; the build writes it to dist/o200k_base.json, so it is not part of server.js and is
-// read only when a preview first needs it, in the background after the first analysis
-// (`loadTokenizer`): the table is built in slices that yield to the event loop, so no other request
-// waits behind it. The counts are an estimate for other vendors' models.
+// read only when a preview first needs it, or in the background two seconds after the first analysis
+// (`loadTokenizerSoon`): the table is built in slices of a few milliseconds that yield to the event
+// loop, so no other request waits behind it. The counts are an estimate for other vendors' models.
 //
 // Counting is tiktoken's: the text is split with the encoding's pattern, and each piece that is not
 // one token is merged byte pair by byte pair, the lowest-ranked pair first (the leftmost of equal
@@ -41,17 +41,32 @@ function readRankFile(): RankFile {
 }
 
 /** Milliseconds of work on the table between two yields to the event loop. */
-const SLICE_MS = 8;
+const SLICE_MS = 4;
+/** How long after the first analysis the table starts loading in the background (a preview asked for first starts it at once). */
+const BACKGROUND_DELAY_MS = 2000;
+
+let soon: NodeJS.Timeout | undefined;
 
 /**
- * Loads the o200k_base table once, in slices that yield to the event loop (the table is one line of
- * 200,000 tokens: the slices are cut by time, not by line). Safe to call often: the first call starts
- * the work and later ones wait for it.
+ * Starts loading the table in the background a moment after the first analysis, when the first
+ * diagnostics, the settings and the indexing's start are done: it is never in their way.
+ */
+export function loadTokenizerSoon(): void {
+  if (loading || soon) return;
+  soon = setTimeout(() => void loadTokenizer(), BACKGROUND_DELAY_MS);
+  soon.unref();
+}
+
+/**
+ * Loads the o200k_base table once, in slices of a few milliseconds that yield to the event loop (the
+ * table is one line of 200,000 tokens: the slices are cut by time, not by line). Safe to call often:
+ * the first call starts the work and later ones wait for it.
  */
 export function loadTokenizer(): Promise<void> {
   loading ??= (async () => {
     await yieldNow();
     const file = readRankFile();
+    await new Promise((r) => setImmediate(r));
     const ranks = new Map<string, number>();
     let deadline = performance.now() + SLICE_MS;
     // `! <first rank> <base64 token> <base64 token> …` per line; ranks count up from the first.

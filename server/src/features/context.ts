@@ -22,6 +22,8 @@ export interface Settings {
   langInterfaceVersion: RoutingVersion;
   /** `workspace`: every extension the folder holds is checked in the background; `openFiles`: open documents only. */
   diagnostics: { scope: 'workspace' | 'openFiles' };
+  /** Python's syntax errors (the SYN rules) as diagnostics in the editor; the CLI always reports them. */
+  showSyntaxErrors: boolean;
   /** Rules to run (ids, family prefixes or ALL), over the project's `[tool.vis-authoring]`; empty: as the project says. */
   select: string[];
   /** Rules not to run, over the project's. */
@@ -40,6 +42,7 @@ export function defaultSettings(): Settings {
     contractFormat: 'auto',
     langInterfaceVersion: DEFAULT_ROUTING_VERSION,
     diagnostics: { scope: 'workspace' },
+    showSyntaxErrors: true,
     select: [],
     ignore: [],
     hover: { contract: 'compact' },
@@ -68,6 +71,7 @@ export function settingsFrom(raw: unknown): { settings: Settings; problems: stri
     if (scope !== 'workspace' && scope !== 'openFiles') bad('diagnostics', '{"scope": "workspace" | "openFiles"}', d.diagnostics);
   }
   for (const key of ['select', 'ignore'] as const) if (key in s && !Array.isArray(s[key])) bad(key, 'an array of rule ids or prefixes', d[key]);
+  if ('showSyntaxErrors' in s && typeof s.showSyntaxErrors !== 'boolean') bad('showSyntaxErrors', 'true or false', d.showSyntaxErrors);
   if ('severity' in s) {
     const sev = s.severity;
     if (!sev || typeof sev !== 'object' || Array.isArray(sev)) bad('severity', 'an object of rule ids', d.severity);
@@ -79,6 +83,11 @@ export function settingsFrom(raw: unknown): { settings: Settings; problems: stri
     }
   }
   return { settings: { ...d, ...(s as Partial<Settings>) }, problems };
+}
+
+/** The findings the editor shows: all of them, or all but Python's syntax errors (`visAuthoring.showSyntaxErrors`). */
+export function editorFindings<T extends { rule: string }>(settings: Settings, findings: T[]): T[] {
+  return settings.showSyntaxErrors === false ? findings.filter((f) => !f.rule.startsWith('SYN-')) : findings;
 }
 
 /** The routing wording to use: the setting when it names one the renderer knows, else the newest. */

@@ -10,10 +10,10 @@ import { PRODUCT } from '../../../shared/protocol';
 import type { Finding, Severity } from '../rules/types';
 import { filePathOf } from '../rules/util';
 import type { Program } from '../workspace/program';
-import { loadTokenizer } from '../docs/tokens';
+import { loadTokenizerSoon } from '../docs/tokens';
 import { rulePageUri } from '../docs/rulePages';
 import { UNUSED } from '../rules/suppression';
-import { analysisOfUri, programOf, workspaceScope, type ServerContext } from './context';
+import { analysisOfUri, programOf, editorFindings, workspaceScope, type ServerContext } from './context';
 
 const DEBOUNCE_MS = 150;
 /** Modules checked between two yields to the event loop while indexing, so requests are still answered. */
@@ -64,8 +64,8 @@ export function registerDiagnostics(ctx: ServerContext) {
     }
     const analysis = analysisOfUri(ctx, canonical);
     // Once a Vis file has been analysed, the token table for the docs previews loads in the background.
-    if (analysis?.model.generation) setTimeout(() => void loadTokenizer(), 0);
-    const diagnostics = analysis ? analysis.findings.map((f) => toDiagnostic(f, (u) => program.clientUri(u))) : [];
+    if (analysis?.model.generation) loadTokenizerSoon();
+    const diagnostics = analysis ? editorFindings(ctx.settings, analysis.findings).map((f) => toDiagnostic(f, (u) => program.clientUri(u))) : [];
     if (diagnostics.length) published.add(canonical);
     else if (!published.delete(canonical) && !doc) return;
     send({ uri: clientUri, version: doc?.version, diagnostics });

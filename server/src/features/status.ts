@@ -4,7 +4,7 @@ import type { Analysis } from '../analysis';
 import { contractSteps, type SymbolInfo } from '../contracts';
 import { stepsInSlices } from '../slices';
 import { describeProfile } from '../sdk/profile';
-import { currentAnalysisOf, type ServerContext } from './context';
+import { currentAnalysisOf, editorFindings, type ServerContext } from './context';
 
 /** `contracts` gives the Symbols of an analysis with their contracts (the ones hovers show). */
 export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysis) => SymbolInfo[] = () => []): void {
@@ -15,13 +15,14 @@ export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysi
     // Every tool's contract (their unknown parts are listed), computed in slices for a file of many tools.
     const infos = contracts(analysis);
     await stepsInSlices(contractSteps(infos));
+    const findings = editorFindings(ctx.settings, analysis.findings);
     return {
       generation: analysis.model.generation ?? null,
       generationAssumed: analysis.model.generationAssumed,
       sdk: (analysis.model.sdk && describeProfile(analysis.model.sdk)) ?? null,
       millis: Math.round(analysis.millis * 10) / 10,
-      errors: analysis.findings.filter((f) => f.severity === 'error').length,
-      warnings: analysis.findings.filter((f) => f.severity === 'warning').length,
+      errors: findings.filter((f) => f.severity === 'error').length,
+      warnings: findings.filter((f) => f.severity === 'warning').length,
       unknownTools: unknownTools(infos),
     };
   });

@@ -1,12 +1,14 @@
-// Tree → declaration model. Each top-level statement is read once into a fragment, cached by its
-// position and text, so an edit re-reads only the statements it touched; the module-level pass that
-// joins the fragments (imports, bindings, generation) is cheap.
+// Tree → declaration model. Each top-level statement (segment, server/src/parse/segments.ts) is parsed and
+// read once into a fragment; a new version reads only the segments an edit touched (the others keep their
+// fragment, moved when lines were added or removed above them), and the module-level pass that joins the
+// fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import { parseSnippet, sourceOf, type ParsedDocument } from '../parse/parser';
+import { parseSegment, parseSnippet, parseWhole, parserEpoch, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
   Binding,
+  BodyFlow,
   Call,
   ClassDecl,
   Decorator,
@@ -17,12 +19,21 @@ import type {
   Model,
   Param,
   Pos,
+  PySyntaxError,
   Range,
   Value,
 } from './types';
+import { TrackedMap, trackModel } from './reads';
 import { allDecorators, detectSdk } from './sdk';
 import { checkpoint, memoInSlice, slicing } from '../slices';
 import { applySdkProfile } from '../sdk/profile';
+import { regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
+
+/** An ERROR or MISSING node where it is (a Range, so a fragment moved to other rows moves it too). */
+interface FragmentTreeError {
+  range: Range;
+  missing?: string;
+}
 
 interface Fragment {
   attributeAssignments: Model['attributeAssignments'];
@@ -32,7 +43,8 @@ interface Fragment {
   classes: ClassDecl[];
   bindings: Binding[];
   calls: Call[];
-  syntaxErrors: Range[];
+  /** The statements' ERROR and MISSING nodes (Python's syntax errors: ModelBuilder.syntax). */
+  treeErrors: FragmentTreeError[];
 }
 
 /** A node's range, computed from its tree's line table (one WASM call, for the end offset). */
@@ -156,35 +168,214 @@ function computeSpan(n: Node): { range: Range; text: string } {
   };
 }
 
-/** Builds models, reusing the fragments of statements that did not change since the last build. */
+/** Builds models, reusing the fragments of segments that did not change since the last build. */
 export class ModelBuilder {
-  private cache = new Map<string, Fragment>();
+  private fragments = new Map<Segment, Fragment>();
+  /** The calls read in the last build that read any, by position and length (with their text). */
+  private calls = new Map<string, { text: string; call: Call }>();
+  /** Segments read (parsed) in the last build, for tests and the benchmarks. */
+  read = 0;
+  private scans = new Map<string, { row: number; atEof: boolean; scan: RegionScan }>();
 
   build(uri: string, doc: ParsedDocument): Model {
-    const next = new Map<string, Fragment>();
-    const fragments: Fragment[] = [];
-    // In a sliced job (server/src/slices.ts) the statements read so far are kept for its next slice.
-    const sliced = slicing() && memoInSlice('fragments', uri, () => new Map<string, Fragment>());
-    for (const stmt of doc.statements) {
-      const key = `${stmt.startPosition.row}:${stmt.startPosition.column}:${ty(stmt)}:${doc.text.slice(stmt.startIndex, stmt.endIndex)}`;
-      let f = this.cache.get(key) ?? next.get(key) ?? (sliced ? sliced.get(key) : undefined);
-      if (!f) {
-        checkpoint();
-        f = readStatement(stmt, doc.text);
-        if (sliced) sliced.set(key, f);
+    // In a sliced job (server/src/slices.ts) the build stops between statements when the slice's time
+    // is up; what it found and read is kept for the job's next slice (which runs it from the top).
+    const job = slicing();
+    const { next, missing } = memoInSlice('segments', doc, () => {
+      const next = new Map<Segment, Fragment>();
+      const missing: Segment[] = [];
+      for (const seg of doc.segments) {
+        let f = this.fragments.get(seg);
+        if (!f && seg.from) {
+          const prev = this.fragments.get(seg.from.seg);
+          if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
+        }
+        // What this segment was is not needed any more (and would keep old versions alive).
+        delete seg.from;
+        if (f) next.set(seg, f);
+        else missing.push(seg);
       }
-      next.set(key, f);
-      fragments.push(f);
+      return { next, missing };
+    });
+    this.read = missing.length;
+    // Most of the file to read (its first analysis): one parse of the whole text serves the statements it parses cleanly.
+    const wantWhole = missing.length > WHOLE_PARSE_MIN && missing.length * 2 > doc.segments.length;
+    const whole = !wantWhole
+      ? undefined
+      : job
+        ? memoInSlice('whole', doc, () => {
+            const w = parseWhole(doc, missing);
+            const made = parserEpoch();
+            if (w) job.onModuleDone(() => made === parserEpoch() && w.tree.delete());
+            return w;
+          })
+        : parseWhole(doc, missing);
+    const outer = calls;
+    // Calls of the statements read again are the same objects where their text and place did not change.
+    calls = { last: this.calls, next: memoInSlice('calls', doc, () => new Map()) };
+    try {
+      for (const seg of missing) {
+        if (job && next.has(seg)) continue;
+        checkpoint();
+        const nodes = whole?.statements.get(seg);
+        next.set(seg, nodes ? readStatements(doc, nodes) : readSegment(doc, seg));
+      }
+      if (missing.length) this.calls = calls.next;
+    } finally {
+      calls = outer;
+      if (!job) whole?.tree.delete();
     }
-    // Joining the fragments takes a while for thousands of statements: in a slice of its own when due.
+    // Joining the fragments and the syntax check take a while for thousands of statements: in a slice of their own when due.
     checkpoint();
-    this.cache = next;
-    return assemble(uri, doc, fragments);
+    const fragments = doc.segments.map((s) => next.get(s)!);
+    const syntaxErrors = this.syntax(doc, fragments);
+    this.fragments = next;
+    const model = assemble(uri, doc, fragments);
+    model.syntaxErrors = syntaxErrors;
+    return model;
   }
+
+  /**
+   * Python's syntax errors, one per region: a region is the lines from a statement that starts a line up to
+   * the next such statement. Each region's text is scanned as CPython's tokenizer would (kept while the
+   * region's text and place stay the same), and its first error is the one CPython would raise first.
+   */
+  private syntax(doc: ParsedDocument, fragments: Fragment[]): PySyntaxError[] {
+    const text = doc.text;
+    const lineStarts = doc.lineStarts;
+    // A segment is where Python's tokenizer starts a statement (a line at column 0 outside brackets and
+    // strings, decorators with their definition, else/except/finally with theirs): one region each.
+    const regions = doc.segments.map((seg, i) => ({ from: seg.start, to: seg.end, row: seg.row, fragments: [fragments[i]] }));
+    const next = memoInSlice('scans', doc, () => new Map<string, { row: number; atEof: boolean; scan: RegionScan }>());
+    const out: PySyntaxError[] = [];
+    for (let i = 0; i < regions.length; i++) {
+      const r = regions[i];
+      let atEof = i === regions.length - 1;
+      // Kept by the region's text, and used again while it starts on the same line.
+      const key = text.slice(r.from, r.to);
+      const kept = this.scans.get(key) ?? next.get(key);
+      let scan = kept && kept.row === r.row && kept.atEof === atEof ? kept.scan : (checkpoint(), scanRegion(text, r.from, r.to, r.row, atEof));
+      next.set(key, { row: r.row, atEof, scan });
+      let rest = [r];
+      if (!atEof && (scan.unclosed || /^unterminated triple-quoted/.test(scan.tokenizer?.message ?? ''))) {
+        // Python reads on past an unclosed bracket or string: the rest of the file is one broken statement.
+        rest = regions.slice(i);
+        scan = scanRegion(text, r.from, text.length, r.row, true);
+        atEof = true;
+        i = regions.length;
+      }
+      const error = regionError(
+        scan,
+        rest.flatMap((x) => x.fragments.flatMap((f) => f.treeErrors.map(treeError))),
+      );
+      if (error) out.push({ kind: error.kind, message: error.message, range: errorRange(atContinuation(error, scan, text, lineStarts), text, lineStarts) });
+    }
+    this.scans = next;
+    return out;
+  }
+}
+
+/**
+ * "invalid syntax" at the first token of a line inside brackets: two expressions with no comma between them
+ * (`a` at the end of one line, `b` at the start of the next), which CPython reports where the first one is.
+ */
+function atContinuation(e: PyError, scan: RegionScan, text: string, lineStarts: ArrayLike<number>): PyError {
+  if (e.message !== 'invalid syntax' || !scan.continuation.includes(e.line)) return e;
+  const start = lineStarts[e.line] ?? 0;
+  if (!/^[ \t]*$/.test(text.slice(start, start + e.col))) return e;
+  for (let line = e.line - 1; line >= 0; line--) {
+    const code = text.slice(lineStarts[line], lineStarts[line + 1] ?? text.length).replace(/#.*$/s, '').trimEnd();
+    if (!code.trim()) continue;
+    return /[\w)\]}"']$/.test(code) ? { ...e, line, col: code.length - 1, endLine: line, endCol: code.length } : e;
+  }
+  return e;
+}
+
+/** The range of an error: its place, on its first line only (a broken region may span the rest of the file). */
+/** A parse-tree error as the scanner compares it. */
+function treeError(t: FragmentTreeError): TreeError {
+  return { line: t.range.start.line, col: t.range.start.character, endLine: t.range.end.line, endCol: t.range.end.character, ...(t.missing ? { missing: t.missing } : {}) };
+}
+
+function errorRange(e: PyError, text: string, lineStarts: ArrayLike<number>): Range {
+  const start = lineStarts[e.line] ?? text.length;
+  const nl = text.indexOf('\n', start);
+  const length = (nl === -1 ? text.length : nl) - start - (text[nl - 1] === '\r' ? 1 : 0);
+  const col = Math.min(Math.max(0, e.col), length);
+  const endCol = e.endLine === e.line ? Math.min(Math.max(col + 1, e.endCol), length) : length;
+  return { start: { line: e.line, character: col }, end: { line: e.line, character: Math.max(col, endCol) } };
 }
 
 export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
+}
+
+/** Below this many statements to read, each is parsed on its own. */
+const WHOLE_PARSE_MIN = 16;
+
+/** Parses one segment and reads its statements into a fragment; its tree is freed at once. */
+function readSegment(doc: ParsedDocument, seg: Segment): Fragment {
+  const { tree, statements } = parseSegment(doc, seg);
+  try {
+    return readStatements(doc, statements);
+  } finally {
+    tree.delete();
+  }
+}
+
+function readStatements(doc: ParsedDocument, statements: Node[]): Fragment {
+  const f = emptyFragment();
+  for (const stmt of statements) {
+    readInto(stmt, doc.text, f, false);
+    if (stmt.hasError) collectTreeErrors(stmt, f.treeErrors);
+  }
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moving a fragment: lines added or removed above a statement move it without changing it.
+
+/** Objects with parts read when first asked for (getters): moved lazily too. */
+const LAZY = new WeakSet<object>();
+
+/** A copy of a fragment with every position `rows` rows further down (identity within it kept). */
+function moveFragment(f: Fragment, rows: number): Fragment {
+  return moveValue(f, rows, new Map()) as Fragment;
+}
+
+function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknown {
+  if (!v || typeof v !== 'object') return v;
+  const done = seen.get(v);
+  if (done !== undefined) return done;
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    seen.set(v, out);
+    for (const item of v) out.push(moveValue(item, rows, seen));
+    return out;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.line === 'number' && typeof o.character === 'number') {
+    const p = { ...o, line: (o.line as number) + rows };
+    seen.set(v, p);
+    return p;
+  }
+  const out: Record<string, unknown> = {};
+  seen.set(v, out);
+  if (LAZY.has(v)) {
+    LAZY.add(out);
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
+      if (d.get) {
+        const get = d.get.bind(v);
+        let moved: unknown;
+        let done = false;
+        // Read from the original when first asked for, then moved (the lazy part has identities of its own).
+        Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (done ? moved : ((done = true), (moved = moveValue(get(), rows, new Map())))) });
+      } else out[key] = moveValue(d.value, rows, seen);
+    }
+    return out;
+  }
+  for (const key in o) out[key] = moveValue(o[key], rows, seen);
+  return out;
 }
 
 /** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */
@@ -198,19 +389,19 @@ export function emptyModel(uri: string, lineCount = 1): Model {
     futureAnnotations: false,
     functions: [],
     classes: [],
-    bindings: new Map(),
+    bindings: new TrackedMap(),
     calls: [],
     attributeAssignments: [],
-    factories: new Map(),
-    sdkCalls: new Map(),
+    factories: new TrackedMap(),
+    sdkCalls: new TrackedMap(),
     recovered: [],
     syntaxErrors: [],
   };
 }
 
 function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
-  const model = emptyModel(uri, countLines(doc.text));
-  model.recovered = doc.recovered;
+  const model = emptyModel(uri, doc.lineStarts.length);
+  model.recovered = recoveredRows(doc);
   for (const f of fragments) {
     model.imports.push(...f.imports);
     model.futureAnnotations ||= f.futureAnnotations;
@@ -218,7 +409,6 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     model.classes.push(...f.classes);
     model.calls.push(...f.calls);
     model.attributeAssignments.push(...f.attributeAssignments);
-    model.syntaxErrors.push(...f.syntaxErrors);
     for (const b of f.bindings) {
       const list = model.bindings.get(b.name);
       if (list) list.push(b);
@@ -229,7 +419,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
   addFactoryCalls(model);
   detectSdk(model);
   applySdkProfile(model);
-  return model;
+  return trackModel(model);
 }
 
 /**
@@ -255,23 +445,23 @@ function addFactoryCalls(model: Model): void {
   }
 }
 
-function countLines(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Statements
 
 function emptyFragment(): Fragment {
-  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], syntaxErrors: [] };
+  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], treeErrors: [] };
 }
 
-function readStatement(stmt: Node, text: string): Fragment {
-  const f = emptyFragment();
-  readInto(stmt, text, f, false);
-  return f;
+/** The ERROR and MISSING nodes of a statement (a few are enough: only the first counts). */
+function collectTreeErrors(n: Node, out: FragmentTreeError[]): void {
+  if (out.length >= 8) return;
+  const type = ty(n);
+  if (type === 'ERROR' || n.isMissing) {
+    const { range } = spanOf(n);
+    out.push({ range, ...(n.isMissing ? { missing: type } : {}) });
+    if (type !== 'ERROR') return;
+  }
+  for (const c of n.children) if (c && (c.hasError || c.isMissing)) collectTreeErrors(c, out);
 }
 
 function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {
@@ -328,9 +518,6 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
       }
       return;
     }
-    case 'ERROR':
-      f.syntaxErrors.push(rangeOf(stmt));
-      return;
     default:
       return;
   }
@@ -477,7 +664,8 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
   const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
   const inner = bodyOf(spanOf(def));
-  return {
+  const fn: FunctionDecl = {
+    text: spanOf(def).text,
     get body() {
       return inner();
     },
@@ -494,12 +682,15 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     bodyStart: body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined,
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
+  LAZY.add(fn);
+  return fn;
 }
 
-/** The top level of a function body, read when first asked for from a tree of its own. */
+/** A function body, read when first asked for from a tree of its own. */
 function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
   return readLater(span, '', '', (root) => {
-    const out: FunctionBody = { functions: [], returns: [], others: 0 };
+    const out: FunctionBody = { functions: [], returns: [], others: 0, flow: emptyFlow() };
+    const flow = new FlowReader(out.flow);
     let def = root.firstNamedChild;
     while (def && ty(def) === 'decorated_definition') def = def.childForFieldName('definition');
     const block = def && ty(def) === 'function_definition' ? headerParts(def).body : undefined;
@@ -508,15 +699,269 @@ function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
     for (const stmt of block ? kids(block) : []) {
       const type = ty(stmt);
       const inner = type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
-      if (inner && ty(inner) === 'function_definition') out.functions.push(readFunction(stmt, inner));
-      else if (type === 'return_statement') {
+      if (inner && ty(inner) === 'function_definition') {
+        const fn = readFunction(stmt, inner);
+        out.functions.push(fn);
+        flow.definition(fn);
+        first = false;
+        continue;
+      }
+      if (type === 'return_statement') {
         const value = stmt.firstNamedChild;
         out.returns.push(value ? toValue(value) : { kind: 'none', range: rangeOf(stmt), text: 'None' });
       } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && /[rRbBuUfF]{0,2}['"]/y.test(src.slice(stmt.startIndex, stmt.startIndex + 3)))) out.others++;
+      flow.statement(stmt);
       first = false;
     }
+    flow.done();
     return out;
   });
+}
+
+function emptyFlow(): BodyFlow {
+  return { calls: [], returns: [], yields: false, awaits: false, stores: [], subscripts: [], withs: [], locals: new Set(), imports: [], functions: [], lambdas: [], truncated: false };
+}
+
+/** How many nodes one body's flow reads at most (a generated function of thousands of lines stops there). */
+const MAX_FLOW_NODES = 20_000;
+
+/** Reads what a body does (BodyFlow) from its statements, at any depth. */
+class FlowReader {
+  private visited = 0;
+  private depth = 0;
+  private globals = new Set<string>();
+
+  constructor(private readonly out: BodyFlow) {}
+
+  private spent(): boolean {
+    if (++this.visited <= MAX_FLOW_NODES && valueDepth < MAX_VALUE_DEPTH) return false;
+    this.out.truncated = true;
+    return true;
+  }
+
+  /** A nested function already read: its name is local, its decorators run with the body. */
+  definition(fn: FunctionDecl): void {
+    this.out.functions.push(fn);
+    this.out.locals.add(fn.name);
+    for (const d of fn.decorators) if (d.call) collectCallsInCall(d.call, this.out.calls);
+  }
+
+  done(): void {
+    for (const g of this.globals) this.out.locals.delete(g);
+  }
+
+  statements(block: Node): void {
+    for (const s of kids(block)) this.statement(s);
+  }
+
+  statement(s: Node): void {
+    if (this.spent()) return;
+    const type = ty(s);
+    switch (type) {
+      case 'decorated_definition':
+      case 'function_definition':
+      case 'class_definition': {
+        const def = type === 'decorated_definition' ? s.childForFieldName('definition') : s;
+        if (def && ty(def) === 'function_definition') this.definition(readFunction(s, def));
+        else if (def) {
+          // A class body runs with the function, but what it binds is the class's.
+          const name = def.childForFieldName('name');
+          if (name) this.out.locals.add(textOf(name));
+        }
+        return;
+      }
+      case 'return_statement': {
+        const value = s.firstNamedChild;
+        this.out.returns.push(value ? toValue(value) : { kind: 'none', range: rangeOf(s), text: 'None' });
+        if (value) this.expr(value);
+        return;
+      }
+      case 'import_statement':
+      case 'import_from_statement': {
+        const f = emptyFragment();
+        readImport(s, f, true);
+        for (const i of f.imports) this.out.imports.push(i), this.out.locals.add(i.local);
+        return;
+      }
+      case 'global_statement':
+      case 'nonlocal_statement':
+        for (const id of kids(s)) this.globals.add(textOf(id));
+        return;
+      case 'expression_statement':
+        for (const e of kids(s)) this.expressionStatement(e);
+        return;
+      case 'with_statement':
+        for (const c of kids(s)) {
+          if (ty(c) === 'block') this.statements(c);
+          else for (const item of kids(c)) this.withItem(item);
+        }
+        return;
+      case 'for_statement': {
+        const left = s.childForFieldName('left');
+        const right = s.childForFieldName('right');
+        if (left) this.bind(left);
+        if (right) this.expr(right);
+        for (const c of kids(s)) if (ty(c) === 'block' || ty(c) === 'else_clause') this.statement(c);
+        return;
+      }
+      case 'block':
+        this.statements(s);
+        return;
+      case 'except_clause':
+      case 'except_group_clause':
+        for (const c of kids(s)) {
+          if (ty(c) === 'block') this.statements(c);
+          else if (ty(c) === 'as_pattern') this.asPattern(c);
+          else this.expr(c);
+        }
+        return;
+      default:
+        for (const c of kids(s)) {
+          const t = ty(c);
+          if (t === 'block' || t.endsWith('_clause')) this.statement(c);
+          else this.expr(c);
+        }
+    }
+  }
+
+  private withItem(item: Node): void {
+    const value = item.childForFieldName('value') ?? item.firstNamedChild;
+    if (!value) return;
+    if (ty(value) === 'as_pattern') {
+      const [expr, alias] = kids(value);
+      if (!expr) return;
+      const target = alias?.firstNamedChild;
+      this.out.withs.push({ value: toValue(expr), ...(target && ty(target) === 'identifier' ? { name: textOf(target) } : {}) });
+      this.expr(expr);
+      if (alias) this.bind(alias);
+      return;
+    }
+    this.out.withs.push({ value: toValue(value) });
+    this.expr(value);
+  }
+
+  private asPattern(n: Node): void {
+    const [expr, alias] = kids(n);
+    if (expr) this.expr(expr);
+    if (alias) this.bind(alias);
+  }
+
+  private expressionStatement(e: Node): void {
+    const type = ty(e);
+    if (type === 'assignment') {
+      // a = b[k] = value: every target is bound to the innermost value.
+      const targets: Node[] = [];
+      let node: Node | null = e;
+      while (node && ty(node) === 'assignment') {
+        const parts = assignmentParts(node);
+        if (parts.left) targets.push(parts.left);
+        if (parts.type) this.expr(parts.type);
+        node = parts.right ?? null;
+      }
+      const value = node ? toValue(node) : undefined;
+      for (const t of targets) this.target(t, value, rangeOf(e));
+      if (node) this.expr(node);
+      return;
+    }
+    if (type === 'augmented_assignment') {
+      const left = e.childForFieldName('left');
+      const right = e.childForFieldName('right');
+      if (left) {
+        if (ty(left) === 'identifier') this.out.locals.add(textOf(left));
+        else this.expr(left);
+      }
+      if (right) this.expr(right);
+      return;
+    }
+    this.expr(e);
+  }
+
+  /** An assignment target: names are bound, `X[k] = v` is a store, an attribute's object is read. */
+  private target(t: Node, value: Value | undefined, range: Range): void {
+    const type = ty(t);
+    if (type === 'subscript') {
+      const object = t.childForFieldName('value');
+      const key = t.childForFieldName('subscript');
+      if (object && key && value) this.out.stores.push({ object: toValue(object), key: toValue(key), value, range });
+      if (object) this.expr(object);
+      if (key) this.expr(key);
+      return;
+    }
+    if (type === 'attribute') {
+      const object = t.childForFieldName('object');
+      if (object) this.expr(object);
+      return;
+    }
+    this.bind(t);
+  }
+
+  /** Every name a target pattern binds. */
+  private bind(t: Node): void {
+    const type = ty(t);
+    if (type === 'identifier') this.out.locals.add(textOf(t));
+    else if (type === 'subscript' || type === 'attribute') this.expr(t);
+    else for (const c of kids(t)) this.bind(c);
+  }
+
+  expr(n: Node): void {
+    if (this.spent() || this.depth >= MAX_VALUE_DEPTH) return;
+    this.depth++;
+    try {
+      this.visit(n);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private visit(n: Node): void {
+    const type = ty(n);
+    switch (type) {
+      case 'identifier':
+      case 'integer':
+      case 'float':
+      case 'true':
+      case 'false':
+      case 'none':
+      case 'string_content':
+      case 'escape_sequence':
+        return;
+      case 'call': {
+        const v = toValue(n);
+        if (v.kind === 'call') this.out.calls.push(v.call);
+        break;
+      }
+      case 'lambda': {
+        const v = toValue(n);
+        if (v.kind === 'lambda') this.out.lambdas.push(v);
+        return;
+      }
+      case 'subscript': {
+        const object = n.childForFieldName('value');
+        const key = n.childForFieldName('subscript');
+        if (object && key) this.out.subscripts.push({ object: toValue(object), key: toValue(key), range: rangeOf(n) });
+        break;
+      }
+      case 'yield':
+        this.out.yields = true;
+        break;
+      case 'await':
+        this.out.awaits = true;
+        break;
+      case 'named_expression': {
+        const name = n.childForFieldName('name');
+        if (name) this.out.locals.add(textOf(name));
+        break;
+      }
+      case 'for_in_clause': {
+        const left = n.childForFieldName('left');
+        if (left) this.bind(left);
+        break;
+      }
+      default:
+        break;
+    }
+    for (const c of kids(n)) this.expr(c);
+  }
 }
 
 /**
@@ -658,6 +1103,7 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     classes: [],
     selfAssignments: [],
   };
+  LAZY.add(cls);
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
@@ -717,6 +1163,9 @@ function readSelfAssignments(init: Node): ClassDecl['selfAssignments'] {
 
 // ---------------------------------------------------------------------------------------------
 // Expressions → values
+
+/** While a builder reads: the calls its last build read (by position and length, with their text), and those of this build. */
+let calls: { last: Map<string, { text: string; call: Call }>; next: Map<string, { text: string; call: Call }> } | undefined;
 
 /**
  * How deep toValue may recurse. Brackets nest at most 200 deep in a file Python compiles (and files
@@ -828,8 +1277,15 @@ function readValue(n: Node): Value {
       return { kind: 'comprehension', of: 'dict', range, text };
     case 'generator_expression':
       return { kind: 'comprehension', of: 'generator', range, text };
-    case 'lambda':
-      return { kind: 'lambda', range, text };
+    case 'lambda': {
+      const paramsNode = n.childForFieldName('parameters');
+      const bodyNode = n.childForFieldName('body');
+      const flow = emptyFlow();
+      if (bodyNode) new FlowReader(flow).expr(bodyNode);
+      // Calls in lambdas nested in this one run when this one runs too.
+      const calls = [...flow.calls, ...flow.lambdas.flatMap((l) => l.calls)];
+      return { kind: 'lambda', params: paramsNode ? readParams(paramsNode) : [], body: bodyNode ? toValue(bodyNode) : undefined, calls, range, text };
+    }
     case 'identifier':
       return { kind: 'name', name: text, range, text };
     case 'attribute': {
@@ -842,6 +1298,14 @@ function readValue(n: Node): Value {
       return { kind: 'member', object: toValue(object), attr: textOf(attr), range, text };
     }
     case 'call': {
+      // The same call at the same place in the statement's last version: the same object, so what was
+      // computed about it (its Symbol's analysis, rule findings) is reused.
+      const key = calls && `${range.start.line}:${range.start.character}:${text.length}`;
+      const last = key !== undefined ? calls!.last.get(key) : undefined;
+      if (last && last.text === text) {
+        calls!.next.set(key!, last);
+        return { kind: 'call', call: last.call, range: last.call.range, text };
+      }
       const [fn, argsNode] = kids(n);
       if (!fn || !argsNode) return { kind: 'unknown', range, text };
       // The callee ends where its argument list begins (trailing space aside).
@@ -861,6 +1325,7 @@ function readValue(n: Node): Value {
         calleeRange: rangeOf(fn),
         argsRange: rangeOf(argsNode),
       };
+      if (key !== undefined) calls!.next.set(key, { text, call });
       return { kind: 'call', call, range, text };
     }
     default:
@@ -930,6 +1395,7 @@ function collectCallsInCall(call: Call, out: Call[]): void {
 const SCRIPT_START = /^# \/\/\/ script[ \t]*$/m;
 
 function readScriptBlock(text: string): Model['script'] {
+  if (!text.includes('# /// script')) return undefined;
   const m = SCRIPT_START.exec(text);
   if (!m) return undefined;
   const startLine = text.slice(0, m.index).split('\n').length - 1;

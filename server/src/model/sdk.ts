@@ -82,9 +82,16 @@ export function detectSdk(model: Model): void {
     if (list) list.push(call);
     else model.sdkCalls.set(key, [call]);
   }
-  for (const d of [...model.functions.flatMap((f) => f.decorators), ...model.classes.flatMap(allDecorators)]) {
-    if (d.name) d.qualified = qualify(model, d.name, d.range.start);
-  }
+  const qualifyDecorators = (decorators: Decorator[]) => {
+    for (const d of decorators) if (d.name) d.qualified = qualify(model, d.name, d.range.start);
+  };
+  const qualifyClass = (cls: ClassDecl): void => {
+    qualifyDecorators(cls.decorators);
+    for (const m of cls.methods) qualifyDecorators(m.decorators);
+    for (const c of cls.classes) qualifyClass(c);
+  };
+  for (const f of model.functions) qualifyDecorators(f.decorators);
+  for (const c of model.classes) qualifyClass(c);
   for (const imp of model.imports) {
     const flavour = importFlavour(imp);
     if (flavour && !model.sdkImports.some((s) => s.range.start.line === imp.statementRange.start.line && s.flavour === flavour)) {
@@ -93,13 +100,15 @@ export function detectSdk(model: Model): void {
   }
   // `fn = vis.method(...)(fn)` keeps the function (vis.method returns what it is given): the name
   // stays bound to the def, and the call is kept with the other after-the-fact decorations.
-  for (const [name, list] of model.bindings) {
-    if (list.length < 2 || !list.some((b) => b.kind === 'function')) continue;
+  const rebound: [string, Binding[]][] = [];
+  model.bindings.forEach((list, name) => {
+    if (list.length < 2 || !list.some((b) => b.kind === 'function')) return;
     const kept = list.filter((b) => !(b.kind === 'assign' && methodApplication(b.value, name)));
-    if (kept.length === list.length) continue;
+    if (kept.length === list.length) return;
     for (const b of list) if (!kept.includes(b) && b.kind === 'assign') model.attributeAssignments.push({ target: name, value: b.value, range: b.range });
-    model.bindings.set(name, kept);
-  }
+    rebound.push([name, kept]);
+  });
+  for (const [name, kept] of rebound) model.bindings.set(name, kept);
 }
 
 /**

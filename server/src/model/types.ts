@@ -26,7 +26,8 @@ export type Value =
   | { kind: 'dict'; entries: { key: Value; value: Value }[]; range: Range; text: string }
   /** A list/set/dict comprehension or a generator expression. */
   | { kind: 'comprehension'; of: 'list' | 'set' | 'dict' | 'generator'; range: Range; text: string }
-  | { kind: 'lambda'; range: Range; text: string }
+  /** A lambda: its parameters, the expression it returns, and the calls in it (run when it is called, not where it is written). */
+  | { kind: 'lambda'; params: Param[]; body?: Value; calls: Call[]; range: Range; text: string }
   | { kind: 'call'; call: Call; range: Range; text: string }
   /** A bare name, resolved through the module's bindings by `resolve`. */
   | { kind: 'name'; name: string; range: Range; text: string }
@@ -105,7 +106,9 @@ export interface FunctionDecl {
   /** Where the body's first statement starts (the docstring's place). */
   bodyStart?: Pos;
   isAsync: boolean;
-  /** The top level of the body, read when first asked for (decorators and factories look inside). */
+  /** The source text of the definition (decorators aside), for cheap tests before the body is read. */
+  readonly text: string;
+  /** The body, read when first asked for (decorators, factories and the runtime-call rules look inside). */
   readonly body: FunctionBody;
 }
 
@@ -117,6 +120,39 @@ export interface FunctionBody {
   returns: Value[];
   /** Other statements (docstring and `pass` aside). */
   others: number;
+  /** What the body does at any depth: the calls it makes, what it returns, stores and reads. */
+  flow: BodyFlow;
+}
+
+/**
+ * What a function body does at any depth of its statements (`if`, `for`, `with`, `try`...), nested
+ * functions, classes and lambdas aside (each has its own). Read with the body, bounded in size.
+ */
+export interface BodyFlow {
+  /** Every call, nested calls included, in source order (not yet resolved through the imports). */
+  calls: Call[];
+  /** The value of every `return` (a bare `return` is None). */
+  returns: Value[];
+  /** A `yield` is in the body: calling the function makes a generator. */
+  yields: boolean;
+  /** `await` is in the body. */
+  awaits: boolean;
+  /** `X[key] = value` statements. */
+  stores: { object: Value; key: Value; value: Value; range: Range }[];
+  /** `X[key]` read in an expression (not a store target). */
+  subscripts: { object: Value; key: Value; range: Range }[];
+  /** `with EXPR as NAME` items (`name` when the target is one name). */
+  withs: { value: Value; name?: string }[];
+  /** Names the body binds: assignments, loop, `with` and `except` targets, imports, nested defs, comprehension variables (parameters aside, `global` names left out). */
+  locals: Set<string>;
+  /** Imports inside the body. */
+  imports: ImportBinding[];
+  /** Functions defined anywhere in the body, with their decorators. */
+  functions: FunctionDecl[];
+  /** Lambdas written anywhere in the body. */
+  lambdas: Extract<Value, { kind: 'lambda' }>[];
+  /** True when the body was larger than the reading bound and only its first part was read. */
+  truncated: boolean;
 }
 
 export interface FieldDecl {
@@ -180,6 +216,13 @@ export interface SdkImport {
   text: string;
 }
 
+/** A SyntaxError (or IndentationError, TabError) Python raises when it compiles the file. */
+export interface PySyntaxError {
+  kind: 'SyntaxError' | 'IndentationError' | 'TabError';
+  message: string;
+  range: Range;
+}
+
 export interface ScriptBlock {
   range: Range;
   /** The TOML content, comment markers removed. */
@@ -214,8 +257,11 @@ export interface Model {
   sdkCalls: Map<string, Call[]>;
   /** Rows that tree-sitter could not parse and that were recovered. */
   recovered: { startRow: number; endRow: number }[];
-  /** Top-level statements whose syntax is broken beyond recovery. */
-  syntaxErrors: Range[];
+  /**
+   * Where Python refuses to compile the file, one error per broken region (a top-level statement and the
+   * lines after it), with the message Python gives (`invalid syntax` where it cannot be told).
+   */
+  syntaxErrors: PySyntaxError[];
   /**
    * Set when the file was not parsed (over Python's nesting limits or the size limit, or the parser
    * failed on it): the model is empty and this says why. Only for files that import the Vis SDK.

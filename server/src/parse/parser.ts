@@ -1,14 +1,19 @@
-// Text → tree. tree-sitter Python through web-tree-sitter (WASM): error-tolerant and incremental.
+// Text → trees. tree-sitter Python through web-tree-sitter (WASM), one top-level statement at a time.
 //
-// tree-sitter alone loses everything after an unclosed bracket at the top level (the rest of the
-// file becomes one ERROR node). `parseDocument` recovers: it blanks the broken statement (keeping
-// every offset, row and column) and parses again, and parses the broken statement on its own with
-// its brackets closed, so the declarations before, inside and after the break stay known.
+// A document is cut into its top-level statements from the text alone (server/src/parse/segments.ts),
+// and each is parsed on its own, at its own offsets, rows and columns (tree-sitter's included ranges),
+// when the model reads it. A syntax error stays inside its statement: tree-sitter never sees the rest
+// of the file behind it, and an unclosed bracket is cut where the next statement starts and parsed with
+// its brackets closed, so the declarations before, inside and after the break stay known. A new version
+// re-reads only the statements an edit touched; their trees are freed once read.
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
-import { SliceExpired, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
+import { SliceExpired, sliceExpired, slicing, type SliceJob } from '../slices';
+import { firstLimit, lineStartsOf, resegment, rowOf, segmentText, type LimitError, type LineStarts, type Segment, type TextEdit } from './segments';
+
+export type { Segment, TextEdit } from './segments';
 
 // ---------------------------------------------------------------------------------------------
 // The parser runtime, and what happens when it faults.
@@ -19,14 +24,33 @@ import { SliceExpired, memoInSlice, sliceExpired, slicing, type SliceJob } from 
 // loaded as a file of its own (dist/web-tree-sitter.cjs, or node_modules when run from source) and
 // can be instantiated afresh: `guarded` runs parser work and, on any exception, swaps in a fresh
 // runtime (a spare is kept ready, ~12 ms and ~3 MB to make) and drops everything of the old one.
-// Trees and nodes of the old runtime are never touched again: parse caches remember the epoch
-// their trees were made in, and the declaration model never holds a node.
+// Trees and nodes of the old runtime are never touched again: no tree outlives the reading of its
+// statement, and the declaration model never holds a node.
+//
+// The same swap gives memory back. A WebAssembly memory only grows: parsing a 1 MB file grows
+// tree-sitter's heap from its initial 32 MB to 55 MB, and the process keeps those pages after the
+// trees are freed. Each runtime's memory is ours (`wasmMemory`), so its size is known; when a parse
+// leaves it past HEAP_BOUND (its initial size: only files of a megabyte or more grow it), the spare
+// takes over at the next turn of the event loop (when no tree is alive) and the old memory is
+// collected with its runtime.
 
 interface Runtime {
   module: typeof TreeSitter;
   language: TreeSitter.Language;
   parser: TreeSitter.Parser;
+  memory: WasmMemory;
 }
+
+/** A WebAssembly.Memory (the lib settings here have no WebAssembly types). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly.Memory;
+
+/** The runtime's heap at start (the module's minimum: 512 pages of 64 KiB). */
+export const INITIAL_HEAP = 32 * 1024 * 1024;
+/** A heap grown past this is given back (the runtime replaced) once the parse that grew it is done. */
+export const HEAP_BOUND = INITIAL_HEAP;
 
 /** Where the WASM files are: next to the bundle in dist/, or in node_modules when run from source. */
 function wasmPath(file: 'web-tree-sitter.wasm' | 'tree-sitter-python.wasm'): string {
@@ -55,18 +79,21 @@ async function instantiate(): Promise<Runtime> {
   delete require.cache[file];
   const module = require(file) as typeof TreeSitter;
   delete require.cache[file];
-  await module.Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm') });
+  const memory = new WasmMemory({ initial: INITIAL_HEAP / 65536, maximum: 32768 });
+  await module.Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm'), wasmMemory: memory } as Parameters<typeof module.Parser.init>[0]);
   grammar ??= fs.readFileSync(wasmPath('tree-sitter-python.wasm'));
   const language = await module.Language.load(grammar);
   const parser = new module.Parser();
   parser.setLanguage(language);
-  return { module, language, parser };
+  return { module, language, parser, memory };
 }
 
 let current: Runtime | undefined;
 let spare: Runtime | undefined;
 let making: Promise<Runtime> | undefined;
 let ready: Promise<void> | undefined;
+/** The first runtime, being made or made. */
+let started: Promise<void> | undefined;
 /** Incremented each time the runtime is replaced; trees of an older epoch are dead. */
 let epoch = 0;
 let faults = 0;
@@ -98,12 +125,24 @@ function makeSpare(): void {
 /** Loads the parser runtime and the Python grammar once per process (and a spare, in the background). */
 export function initParser(): Promise<void> {
   ready ??= (async () => {
-    current = await instantiate();
+    started = instantiate().then((r) => {
+      current = r;
+    });
+    await started;
     // Ready only with a spare, so that the first fault is retried at once.
     makeSpare();
     await making;
   })();
   return ready;
+}
+
+/**
+ * Resolves as soon as the first runtime is ready (the spare follows in the background): what a server
+ * waits for before it answers `initialize`. Starts loading it when nothing has yet.
+ */
+export function parserStarted(): Promise<void> {
+  void initParser().catch(() => undefined);
+  return started!;
 }
 
 /** Resolves when a runtime is ready (at once unless a fault just left none). */
@@ -146,6 +185,34 @@ function replaceRuntime(): void {
   spare = undefined;
   epoch++;
   makeSpare();
+}
+
+let recycles = 0;
+let recycling = false;
+
+/** Gives the parser's heap back when it grew past `bound`: the spare takes over at the next turn of the event loop, when no tree is alive. */
+export function reclaimParserHeap(bound = HEAP_BOUND): void {
+  if (recycling || !current || current.memory.buffer.byteLength <= bound) return;
+  recycling = true;
+  setImmediate(() => {
+    recycling = false;
+    if (!current || current.memory.buffer.byteLength <= bound) return;
+    if (!spare) {
+      // A fault used the spare a moment ago: the next parse past the bound tries again.
+      makeSpare();
+      return;
+    }
+    recycles++;
+    current = spare;
+    spare = undefined;
+    epoch++;
+    makeSpare();
+  });
+}
+
+/** The current runtime's heap in bytes, and how many times it was given back (for tests and the benchmarks). */
+export function parserHeap(): { bytes: number; recycles: number } {
+  return { bytes: current?.memory.buffer.byteLength ?? 0, recycles };
 }
 
 /** The current runtime's epoch: a tree made in another epoch must not be used. */
@@ -201,353 +268,293 @@ let faultMessage = '';
 /** The text each tree was parsed from, and where its lines start (for positions without a WASM call). */
 export interface Source {
   text: string;
-  lineStarts: number[];
+  lineStarts: LineStarts;
 }
 
 const sources = new WeakMap<Tree, Source>();
 
 export function sourceOf(tree: Tree): Source {
   let s = sources.get(tree);
-  if (!s) sources.set(tree, (s = { text: '', lineStarts: [0] }));
+  if (!s) sources.set(tree, (s = { text: '', lineStarts: new Int32Array(1) }));
   return s;
 }
 
-/** Parses a text; `sliceable` parses (a document's, not snippets) stop when a job's slice runs out of time (see below). */
-function parse(text: string, oldTree?: Tree, sliceable = false): Tree | null {
-  const r = runtime();
+/** Throws as a trap does when the test hook asked for it. */
+function faultIfInjected(): void {
   if (pendingFaults > 0) {
     pendingFaults--;
     const message = faultMessage;
     const wasm = (globalThis as unknown as { WebAssembly: { RuntimeError: ErrorConstructor } }).WebAssembly;
     throw new wasm.RuntimeError(message);
   }
-  const job = sliceable ? slicing() : undefined;
-  if (job) return parseInSlice(job, r, text, oldTree);
-  const tree = r.parser.parse(text, oldTree ?? null);
-  if (tree) sources.set(tree, sourceFor(text));
-  return tree;
-}
-
-function sourceFor(text: string): Source {
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  return { text, lineStarts };
-}
-
-/**
- * A document's parse inside a sliced job (server/src/slices.ts). The job has a parser of its own, so a
- * parse that runs out of time (tree-sitter's progress callback) stays outstanding and the next slice's
- * call with the same text resumes it; any other text resets it. Finished trees are kept by text for the
- * later slices, which get a copy (the caller owns and frees it); the originals are freed once the module's
- * analysis finishes (or the job ends). A runtime replaced by a fault meanwhile makes all of it dead: it is
- * dropped, never touched.
- */
-function parseInSlice(job: SliceJob, r: Runtime, text: string, oldTree?: Tree): Tree | null {
-  let s = job.memo.get('parser') as SliceParser | undefined;
-  if (!s || s.epoch !== epoch) {
-    const parser = new r.module.Parser();
-    parser.setLanguage(r.language);
-    const fresh: SliceParser = { parser, epoch, trees: new Map() };
-    job.memo.set('parser', (s = fresh));
-    job.onModuleDone(() => {
-      if (fresh.epoch !== epoch) return;
-      fresh.parser.delete();
-      for (const t of fresh.trees.values()) t.delete();
-    });
-  }
-  const done = s.trees.get(text);
-  if (done) return copyOf(done);
-  if (s.outstanding !== undefined && s.outstanding !== text) s.parser.reset();
-  s.outstanding = undefined;
-  const tree = s.parser.parse(text, oldTree ?? null, { progressCallback: sliceExpired });
-  if (!tree) {
-    if (!sliceExpired()) return null;
-    s.outstanding = text;
-    throw new SliceExpired();
-  }
-  sources.set(tree, sourceFor(text));
-  s.trees.set(text, tree);
-  return copyOf(tree);
-}
-
-interface SliceParser {
-  parser: TreeSitter.Parser;
-  epoch: number;
-  /** The text of the parse that ran out of time, resumed by the next call with the same text. */
-  outstanding?: string;
-  trees: Map<string, Tree>;
-}
-
-function copyOf(tree: Tree): Tree {
-  const copy = tree.copy();
-  sources.set(copy, sourceOf(tree));
-  return copy;
 }
 
 /** Parses a small piece of Python on its own (the caller deletes the tree). */
 export function parseSnippet(text: string): Tree | null {
-  return guarded(() => parse(text));
+  return guarded(() => {
+    const r = runtime();
+    faultIfInjected();
+    const tree = r.parser.parse(text);
+    if (tree) sources.set(tree, { text, lineStarts: lineStartsOf(text) });
+    return tree;
+  });
 }
 
 
-/** A parsed document: the main tree plus, when recovery ran, the extra trees that cover the broken statements. */
+/**
+ * A document cut into its top-level statements (server/src/parse/segments.ts). Each segment is parsed on
+ * its own when its model is read (`parseSegment`), so no tree outlives the reading of its segment: an open
+ * document costs its text, its segments and its model, not a tree.
+ */
 export interface ParsedDocument {
   text: string;
-  /** The tree of the text as it is (the one kept for incremental re-parsing). */
+  lineStarts: LineStarts;
+  segments: Segment[];
+  /** The first of Python's nesting limits the text breaks (it is then not parsed at all). */
+  limit?: LimitError;
+}
+
+/** A segment's parse: its top-level statements, in a tree the caller deletes. */
+export interface SegmentParse {
   tree: Tree;
-  /** Top-level statements to read, in source order, drawn from the main tree and the recovery trees. */
   statements: Node[];
-  /** Ranges (rows) of statements that tree-sitter could not parse and that were recovered. */
-  recovered: { startRow: number; endRow: number }[];
-  /** Trees made by recovery; freed with the document. */
-  extraTrees: Tree[];
 }
 
-/** Frees the WASM memory of a parsed document (its nodes are unusable afterwards). */
-export function disposeDocument(doc: ParsedDocument): void {
-  doc.tree.delete();
-  for (const t of doc.extraTrees) t.delete();
-}
-
-const STATEMENT_START =
-  /^(?:async[ \t]+def\b|def\b|class\b|@|import\b|from\b|if\b|for\b|while\b|with\b|try\b|[A-Za-z_][\w.]*[ \t]*(?::[^=\n]*)?=[^=]|[A-Za-z_][\w.]*[ \t]*\()/;
-
-/** The parts of a file as top-level statements, recovering from unclosed brackets at the top level. */
-export function parseDocument(text: string, oldTree?: Tree, edit?: TextEdit): ParsedDocument {
-  if (oldTree && edit) oldTree.edit(toTreeSitterEdit(text, edit));
-  const tree = parse(text, oldTree, true);
-  if (!tree) throw new Error('tree-sitter returned no tree');
-  const statements: Node[] = [];
-  const recovered: ParsedDocument['recovered'] = [];
-  const extraTrees: Tree[] = [];
-  try {
-    collect(tree.rootNode, text, statements, { recovered, extraTrees }, 0);
-  } catch (e) {
-    // A slice out of time in recovery: nothing of this attempt is kept (after a fault the whole
-    // runtime is dropped instead, its memory untouched).
-    if (e instanceof SliceExpired) {
+/** The segments of a text, or of a new version of a document from the last version's segments. */
+export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdit): ParsedDocument {
+  const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
+  const doc: ParsedDocument = { text, lineStarts, segments: [] };
+  // A segment a stray triple quote may have swallowed is cut when it does not parse as it is.
+  const broken = (seg: Segment) => {
+    // Never parse what breaks Python's nesting limits (the file is then not parsed at all).
+    if (seg.limit) return false;
+    const { tree } = parseSegment(doc, seg);
+    try {
+      return tree.rootNode.hasError;
+    } finally {
       tree.delete();
-      for (const t of extraTrees) t.delete();
     }
-    throw e;
+  };
+  // Segmenting runs to its end: its parses are of segments made afresh each time, which a later slice
+  // could not resume.
+  segmenting++;
+  try {
+    doc.segments = old && edit ? resegment(old.segments, text, edit, broken) : segmentText(text, broken);
+  } finally {
+    segmenting--;
   }
-  return { text, tree, statements, recovered, extraTrees };
+  doc.limit = firstLimit(doc.segments);
+  return doc;
 }
 
-const MAX_RECOVERIES = 16;
-
-interface Recovery {
-  recovered: ParsedDocument['recovered'];
-  extraTrees: Tree[];
+/**
+ * Parses one segment on its own, at its own offsets, rows and columns in the document (tree-sitter's
+ * included ranges): a broken segment with its open brackets and string closed after its last code.
+ */
+export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
+  const r = runtime();
+  faultIfInjected();
+  const endRow = rowOf(doc.lineStarts, seg.end);
+  let tree: Tree | null;
+  if (!seg.broken) {
+    const range = { startIndex: seg.start, endIndex: seg.end, startPosition: { row: seg.row, column: 0 }, endPosition: { row: endRow, column: seg.end - doc.lineStarts[endRow] } };
+    tree = parseInJob(r, seg, reader(doc.text, seg.end), { includedRanges: [range] });
+    if (tree) sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
+  } else {
+    const { codeEnd, closers } = closeRegion(doc.text, seg.start, seg.end);
+    const text = doc.text.slice(0, codeEnd) + closers + '\n';
+    const lastRow = rowOf(doc.lineStarts, codeEnd);
+    const lineStarts = new Int32Array(lastRow + 2);
+    lineStarts.set(doc.lineStarts.subarray(0, lastRow + 1));
+    lineStarts[lastRow + 1] = text.length;
+    const range = { startIndex: seg.start, endIndex: text.length, startPosition: { row: seg.row, column: 0 }, endPosition: { row: lastRow + 1, column: 0 } };
+    tree = parseInJob(r, seg, reader(text, text.length), { includedRanges: [range] });
+    if (tree) sources.set(tree, { text, lineStarts });
+  }
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  reclaimParserHeap();
+  const statements = tree.rootNode.namedChildren.filter((n): n is Node => !!n);
+  return { tree, statements };
 }
 
-function collect(root: Node, text: string, out: Node[], rec: Recovery, depth: number): void {
-  // A file without a syntax error needs no recovery: its statements are the root's children.
-  if (!root.hasError) {
-    for (const child of root.namedChildren) if (child) out.push(child);
-    return;
-  }
-  // A file that starts with the broken statement can come back as a bare ERROR root.
-  const children = root.type === 'ERROR' ? [root] : root.namedChildren;
-  for (const child of children) {
-    if (!child) continue;
-    if ((child.type !== 'ERROR' && !child.hasError) || depth >= MAX_RECOVERIES) {
-      out.push(child);
-      continue;
+/**
+ * Parses the whole text in one go (cheaper than statement by statement when most statements are read,
+ * as in a file's first analysis) and gives each segment its statements when tree-sitter found exactly
+ * that segment's statements, without an error: a segment it gives none for is parsed on its own. Not
+ * used when a segment is broken (tree-sitter's error recovery over the rest of the file is slow there).
+ */
+export function parseWhole(doc: ParsedDocument, segments: readonly Segment[]): { tree: Tree; statements: Map<Segment, Node[]> } | undefined {
+  if (segments.some((s) => s.broken)) return undefined;
+  const r = runtime();
+  faultIfInjected();
+  const tree = parseInJob(r, doc, doc.text);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  reclaimParserHeap();
+  sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
+  const statements = new Map<Segment, Node[]>();
+  const wanted = new Set(segments);
+  const root = tree.rootNode;
+  const clean = !root.hasError;
+  const children = root.namedChildren;
+  let k = 0;
+  /** Where the statements seen so far end (one that runs into the next segment swallowed part of it). */
+  let reached = 0;
+  for (const seg of doc.segments) {
+    const mine: Node[] = [];
+    let ok = reached <= seg.start;
+    for (; k < children.length; k++) {
+      const c = children[k]!;
+      const start = c.startIndex;
+      if (start >= seg.end) break;
+      const end = c.endIndex;
+      if (end > reached) reached = end;
+      if (end > seg.end || (!clean && c.hasError)) ok = false;
+      mine.push(c);
     }
-    // A broken statement at the top level: find where the next real statement starts inside it
-    // (an unclosed bracket or string can swallow the rest of the file).
-    const resume = resumeOffset(child, text);
-    if (resume === undefined) {
-      if (child.type !== 'ERROR') {
-        out.push(child);
-        continue;
-      }
-      // tree-sitter kept the break to this node: try it alone with its brackets closed.
-      const repaired = parseBroken(text, child.startIndex, child.endIndex, rec);
-      out.push(...(repaired.length && !repaired.some((n) => n.type === 'ERROR') ? repaired : [child]));
-      continue;
-    }
-    const brokenStart = child.startIndex;
-    const broken = parseBroken(text, brokenStart, resume, rec);
-    rec.recovered.push({ startRow: child.startPosition.row, endRow: rowAt(text, resume) - 1 });
-    out.push(...broken);
-    // Everything from `resume` to the end of the file, parsed again with the part before it blanked.
-    const rest = parse(blank(text, 0, resume), undefined, true);
-    if (!rest) continue;
-    rec.extraTrees.push(rest);
-    const tail: Node[] = [];
-    collect(rest.rootNode, text, tail, rec, depth + 1);
-    out.push(...tail.filter((n) => n.startIndex >= resume));
-    // The main tree's later children are covered by `rest`; stop here.
-    return;
+    if (ok && mine.length && wanted.has(seg)) statements.set(seg, mine);
   }
+  return { tree, statements };
 }
 
-/** The offset of the first line inside `error` (after its first line) that starts a new top-level statement. */
-function resumeOffset(error: Node, text: string): number | undefined {
-  const strings: [number, number][] = [];
-  // Only a triple-quoted string can hold a line break (an unterminated '...' ends at its line).
-  for (const s of error.descendantsOfType('string')) {
-    if (s && /^[rRbBuUfF]{0,2}('''|""")/.test(text.slice(s.startIndex, s.startIndex + 5))) strings.push([s.startIndex, s.endIndex]);
-  }
-  let offset = text.indexOf('\n', error.startIndex);
-  while (offset !== -1 && offset < error.endIndex) {
-    const lineStart = offset + 1;
-    const lineEnd = text.indexOf('\n', lineStart);
-    const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd);
-    if (STATEMENT_START.test(line) && !strings.some(([a, b]) => a < lineStart && lineStart < b)) return lineStart;
-    offset = lineEnd;
-  }
-  return undefined;
+/**
+ * A parse, stopped when a sliced job's slice runs out of time (server/src/slices.ts). The job has a
+ * parser of its own: a parse that ran out of time (tree-sitter's progress callback) stays outstanding,
+ * and the next slice's call for the same `what` (a segment, a document) resumes it where it stopped; a
+ * call for anything else resets it. Outside a job, the runtime's parser parses to the end.
+ */
+function parseInJob(r: Runtime, what: object, input: string | ((index: number) => string), options?: TreeSitter.ParseOptions): Tree | null {
+  const job = segmenting ? undefined : slicing();
+  if (!job) return r.parser.parse(input, null, options);
+  const s = jobParser(job, r);
+  if (s.outstanding !== undefined && s.outstanding !== what) s.parser.reset();
+  s.outstanding = undefined;
+  const tree = s.parser.parse(input, null, { ...options, progressCallback: sliceExpired });
+  if (tree || !sliceExpired()) return tree;
+  s.outstanding = what;
+  throw new SliceExpired();
 }
 
-/** Parses text[start, end) on its own, with its open brackets closed, at the same offsets as in the file. */
-function parseBroken(text: string, start: number, end: number, rec: Recovery): Node[] {
-  let region = text.slice(start, end).replace(/\s+$/, '');
-  region += closers(region);
-  const tree = parse(blank(text.slice(0, start), 0, start) + region + '\n', undefined, true);
-  if (!tree) return [];
-  rec.extraTrees.push(tree);
-  return tree.rootNode.namedChildren.filter((n): n is Node => !!n && n.startIndex >= start);
+/** Inside parseDocument's segmenting (see there). */
+let segmenting = 0;
+
+interface JobParser {
+  parser: TreeSitter.Parser;
+  epoch: number;
+  /** What the parse that ran out of time was parsing. */
+  outstanding?: object;
 }
 
-/** The brackets (and a string quote) that close what `src` leaves open. */
-function closers(src: string): string {
+function jobParser(job: SliceJob, r: Runtime): JobParser {
+  const kept = job.memo.get('parser') as JobParser | undefined;
+  if (kept && kept.epoch === epoch) return kept;
+  const parser = new r.module.Parser();
+  parser.setLanguage(r.language);
+  const made: JobParser = { parser, epoch };
+  job.memo.set('parser', made);
+  // A runtime replaced by a fault meanwhile took the parser with it: never touched again.
+  job.onModuleDone(() => made.epoch === epoch && made.parser.delete());
+  return made;
+}
+
+/** The text up to `end`, as tree-sitter reads it (chunks copied into WASM memory stop at `end`). */
+function reader(text: string, end: number): (index: number) => string {
+  // Chunks of at most what web-tree-sitter's input buffer holds (10 KiB of UTF-16).
+  return (index) => (index < end ? text.slice(index, Math.min(end, index + 5120)) : '');
+}
+
+/** Every top-level statement of a document, for tests: the trees are returned to delete. */
+export function allStatements(doc: ParsedDocument): { statements: Node[]; trees: Tree[] } {
+  const out: { statements: Node[]; trees: Tree[] } = { statements: [], trees: [] };
+  for (const seg of doc.segments) {
+    const p = parseSegment(doc, seg);
+    out.trees.push(p.tree);
+    out.statements.push(...p.statements);
+  }
+  return out;
+}
+
+/** Rows of the segments that were cut inside an unclosed bracket or string and parsed closed. */
+export function recoveredRows(doc: ParsedDocument): { startRow: number; endRow: number }[] {
+  return doc.segments.filter((s) => s.broken).map((s) => ({ startRow: s.row, endRow: rowOf(doc.lineStarts, Math.max(s.start, s.end - 1)) }));
+}
+
+/**
+ * Where the code of text[start, end) ends (comments and trailing blanks after it aside), and the brackets
+ * and string quote that close what it leaves open there.
+ */
+function closeRegion(text: string, start: number, end: number): { codeEnd: number; closers: string } {
   const stack: string[] = [];
   const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
-  let i = 0;
+  let codeEnd = start;
+  let i = start;
   let quote = '';
-  while (i < src.length) {
-    const c = src[i];
+  while (i < end) {
+    const c = text[i];
     if (quote) {
-      if (c === '\\') i++;
-      else if (src.startsWith(quote, i)) {
-        i += quote.length - 1;
+      if (c === '\\') {
+        i = Math.min(i + 2, end);
+        codeEnd = i;
+        continue;
+      }
+      if (text.startsWith(quote, i)) {
+        i += quote.length;
         quote = '';
-      } else if (c === '\n' && quote.length === 1) quote = '';
-    } else if (c === '#') {
-      const nl = src.indexOf('\n', i);
-      i = nl === -1 ? src.length : nl;
+        codeEnd = i;
+        continue;
+      }
+      if (c === '\n' && quote.length === 1) quote = '';
+      else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') codeEnd = i + 1;
+      i++;
       continue;
-    } else if (c === '"' || c === "'") {
-      quote = src.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
-      i += quote.length - 1;
-    } else if (pairs[c]) stack.push(pairs[c]);
-    else if (c === ')' || c === ']' || c === '}') {
-      if (stack[stack.length - 1] === c) stack.pop();
     }
+    if (c === '#') {
+      const nl = text.indexOf('\n', i);
+      i = nl === -1 || nl > end ? end : nl;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = text.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
+      i += quote.length;
+      codeEnd = i;
+      continue;
+    }
+    if (pairs[c]) stack.push(pairs[c]);
+    else if ((c === ')' || c === ']' || c === '}') && stack[stack.length - 1] === c) stack.pop();
+    if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r' && c !== '\\') codeEnd = i + 1;
     i++;
   }
-  return quote + stack.reverse().join('');
-}
-
-/** text with [start, end) blanked: every character but a newline becomes a space, so offsets stay. */
-function blank(text: string, start: number, end: number): string {
-  return text.slice(0, start) + text.slice(start, end).replace(/[^\n]/g, ' ') + text.slice(end);
-}
-
-function rowAt(text: string, offset: number): number {
-  let row = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) row++;
-  return row;
-}
-
-/** One edit between two versions of a text: [start, oldEnd) in the old text became [start, newEnd) in the new. */
-export interface TextEdit {
-  start: number;
-  oldEnd: number;
-  newEnd: number;
-  oldText: string;
+  return { codeEnd, closers: quote + stack.reverse().join('') };
 }
 
 /** The single smallest edit that turns `before` into `after` (common prefix and suffix trimmed). */
 export function diffEdit(before: string, after: string): TextEdit {
   const max = Math.min(before.length, after.length);
+  // Blocks of characters are compared as strings (natively), large ones first, the last character by character.
   let start = 0;
+  for (const block of [8192, 256]) while (start + block <= max && before.slice(start, start + block) === after.slice(start, start + block)) start += block;
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
-  while (tail < max - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  const room = max - start;
+  for (const block of [8192, 256]) {
+    while (tail + block <= room && before.slice(before.length - tail - block, before.length - tail) === after.slice(after.length - tail - block, after.length - tail)) tail += block;
+  }
+  while (tail < room && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
   return { start, oldEnd: before.length - tail, newEnd: after.length - tail, oldText: before };
 }
 
-function pointAt(text: string, offset: number): { row: number; column: number } {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return { row: rowAt(text, offset), column: offset - lineStart };
-}
-
-function toTreeSitterEdit(newText: string, e: TextEdit): TreeSitter.Edit {
-  return new (runtime().module.Edit)({
-    startIndex: e.start,
-    oldEndIndex: e.oldEnd,
-    newEndIndex: e.newEnd,
-    startPosition: pointAt(newText, e.start),
-    oldEndPosition: pointAt(e.oldText, e.oldEnd),
-    newEndPosition: pointAt(newText, e.newEnd),
-  });
-}
-
-/** Characters an edit may span and still be parsed incrementally from the old tree. */
-const FRESH_PARSE_SPAN = 256 * 1024;
-
-/** Parse trees per document URI and version; a new version re-parses incrementally from the previous tree. */
-export class ParseCache {
-  private entries = new Map<string, { version: number; epoch: number; doc: ParsedDocument }>();
+/** The parsed documents of open editors by URI: a new version is segmented from the last one's segments. */
+export class DocumentCache {
+  private entries = new Map<string, { version: number; doc: ParsedDocument }>();
 
   get(uri: string, version: number, text: string): ParsedDocument {
-    let prev = this.entries.get(uri);
-    // A tree of a replaced runtime is dead: forget it without touching it.
-    if (prev && prev.epoch !== epoch) {
-      this.entries.delete(uri);
-      prev = undefined;
-    }
+    const prev = this.entries.get(uri);
     if (prev && prev.version === version && prev.doc.text === text) return prev.doc;
-    let doc: ParsedDocument;
-    if (prev && prev.doc.text !== text) {
-      // The incremental parse edits a copy of the old tree (a copy is cheap: trees share their
-      // nodes), so a parse that does not finish (a fault, a slice out of time) leaves the previous
-      // version as it was, to parse from again. Editing can touch most of the tree (two edits far
-      // apart make one edit between them), so a sliced job edits its copy once, for all its slices.
-      // An edit that spans most of a large file (a replace-all, a paste over it) reuses nothing:
-      // parsing afresh skips editing every node of the old tree.
-      const old = prev.doc;
-      const edit = memoInSlice('edit', old, () => diffEdit(old.text, text));
-      const edited = () => {
-        const b = old.tree.copy();
-        b.edit(toTreeSitterEdit(text, edit));
-        return b;
-      };
-      const job = slicing();
-      const base =
-        edit.oldEnd - edit.start > FRESH_PARSE_SPAN
-          ? undefined
-          : job
-            ? memoInSlice('base', old, () => {
-                const b = edited();
-                const made = epoch;
-                job.onModuleDone(() => made === epoch && b.delete());
-                return b;
-              })
-            : edited();
-      try {
-        doc = parseDocument(text, base);
-      } finally {
-        if (base && !job && prev.epoch === epoch) base.delete();
-      }
-      this.entries.delete(uri);
-      if (prev.epoch === epoch) disposeDocument(prev.doc);
-    } else if (prev) {
-      doc = prev.doc;
-    } else {
-      doc = parseDocument(text);
-    }
-    this.entries.set(uri, { version, epoch, doc });
+    const doc = prev ? (prev.doc.text === text ? prev.doc : parseDocument(text, prev.doc, diffEdit(prev.doc.text, text))) : parseDocument(text);
+    this.entries.set(uri, { version, doc });
     return doc;
   }
 
   delete(uri: string): void {
-    const entry = this.entries.get(uri);
-    if (entry && entry.epoch === epoch) disposeDocument(entry.doc);
     this.entries.delete(uri);
   }
 }

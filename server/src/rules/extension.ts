@@ -32,7 +32,7 @@ function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call)
     summary,
     fixable,
     check(ctx) {
-      for (const call of extensions(ctx.model)) check(ctx, call);
+      for (const call of extensions(ctx.model)) ctx.unit(call, () => check(ctx, call));
     },
   };
 }

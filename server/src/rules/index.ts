@@ -16,10 +16,14 @@ import { sequenceRules } from './sequence';
 import { symbolRules } from './symbols';
 import type { SeverityOverrides } from '../config/selection';
 import type { SourceText } from '../fixes/source';
-import type { Finding, ModuleRole, Rule, Severity } from './types';
+import type { Finding, ModuleRole, Rule, RuleUnits, Severity } from './types';
+import { hostCallRules } from './hostCalls';
+import { loggingRules } from './logging';
+import { stateRules } from './state';
+import { formRules } from './forms';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules];
+export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules];
 
 export type { SeverityOverrides } from '../config/selection';
 
@@ -32,6 +36,8 @@ export interface RuleOptions {
   /** The module's Symbol analysis through the program; by default the file is analysed alone. */
   symbols?: () => SymbolInfo[];
   resolver?: Resolver;
+  /** Findings of rule units kept between versions (the program's); without it every unit is checked. */
+  units?: RuleUnits;
   /** The text the model was built from (for fixes); undefined when it cannot be had any more. */
   source?: () => SourceText | undefined;
 }
@@ -55,6 +61,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         return (infos = []);
       }
     });
+  const units = options.units;
   let text: SourceText | undefined;
   const source = () => (text ??= options.source?.());
   // In a sliced job (server/src/slices.ts), a rule at a time: the findings of the rules that ran are
@@ -72,6 +79,19 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
     }
     betweenSteps();
     const from = findings.length;
+    // Where reports go: the file's findings, or the findings of the unit being checked.
+    let sink = findings;
+    const check = (work: () => void): Finding[] => {
+      const outer = sink;
+      const mine: Finding[] = [];
+      sink = mine;
+      try {
+        work();
+      } finally {
+        sink = outer;
+      }
+      return mine;
+    };
     rule.check({
       model,
       path,
@@ -83,12 +103,15 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
         if (!here) f.uri = extra!.uri;
         if (extra?.related?.length) f.related = extra.related;
-        findings.push(f);
+        sink.push(f);
       },
       contractFormat,
       role: options.role ?? 'unknown',
       symbols,
       resolver: options.resolver ?? {},
+      unit: (unit, work) => {
+        sink.push(...(units ? units.findings(rule.id, unit, () => check(work)) : check(work)));
+      },
       source,
     });
     done?.set(rule, { severity, findings: findings.slice(from) });

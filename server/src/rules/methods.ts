@@ -10,16 +10,36 @@ import { callsOf, positional, reportUnexpectedKeywords } from './util';
 
 const METHOD = 'blockether.vis.extension.method';
 
+type Decorated = { decorators: Decorator[]; fn?: FunctionDecl; cls?: ClassDecl };
+
+/** Per declaration (they keep their identity while their statement does not change): its decorated parts. */
+const decoratedParts = new WeakMap<FunctionDecl | ClassDecl, Decorated[]>();
+const decoratedOfModel = new WeakMap<Model, Decorated[]>();
+
+function partsOfClass(c: ClassDecl): Decorated[] {
+  let parts = decoratedParts.get(c);
+  if (!parts) {
+    parts = [{ decorators: c.decorators, cls: c }, ...c.methods.map((m) => ({ decorators: m.decorators, fn: m })), ...c.classes.flatMap(partsOfClass)];
+    decoratedParts.set(c, parts);
+  }
+  return parts;
+}
+
+function partsOfFunction(f: FunctionDecl): Decorated {
+  let parts = decoratedParts.get(f);
+  if (!parts) decoratedParts.set(f, (parts = [{ decorators: f.decorators, fn: f }]));
+  return parts[0];
+}
+
 /** Every decorator in the file with the function it decorates, classes at any depth included. */
-export function allDecorated(model: Model): { decorators: Decorator[]; fn?: FunctionDecl; cls?: ClassDecl }[] {
-  const out: { decorators: Decorator[]; fn?: FunctionDecl; cls?: ClassDecl }[] = [];
-  const visitClass = (c: ClassDecl) => {
-    out.push({ decorators: c.decorators, cls: c });
-    for (const m of c.methods) out.push({ decorators: m.decorators, fn: m });
-    for (const n of c.classes) visitClass(n);
-  };
-  for (const f of model.functions) out.push({ decorators: f.decorators, fn: f });
-  for (const c of model.classes) visitClass(c);
+export function allDecorated(model: Model): Decorated[] {
+  let out = decoratedOfModel.get(model);
+  if (!out) {
+    out = [];
+    for (const f of model.functions) out.push(partsOfFunction(f));
+    for (const c of model.classes) out.push(...partsOfClass(c));
+    decoratedOfModel.set(model, out);
+  }
   return out;
 }
 
@@ -48,7 +68,7 @@ function rule(id: string, summary: string, check: (ctx: RuleContext, call: Call)
     fixable,
     check(ctx) {
       if (ctx.model.generation !== 'G2' && ctx.model.generation !== 'G3') return;
-      for (const call of methodCalls(ctx.model)) check(ctx, call);
+      for (const call of methodCalls(ctx.model)) ctx.unit(call, () => check(ctx, call));
     },
   };
 }

@@ -15,12 +15,14 @@ function routingRule(id: string, summary: string, applies: (message: string) => 
     summary,
     fixable: !!fix,
     check(ctx) {
-      const { model, report } = ctx;
+      const { model, report, unit } = ctx;
       for (const call of routingCalls(model)) {
-        const result = evaluateRouting(model, call, DEFAULT_ROUTING_VERSION);
-        if (result.kind !== 'error' || !applies(result.error.message)) continue;
-        const verbs = call.args.find((a) => a.value.range.start.line === result.range.start.line && a.value.range.start.character === result.range.start.character);
-        report(result.range, result.error.message, verbs && fix?.(ctx, resolve(model, verbs.value)));
+        unit(call, () => {
+          const result = evaluateRouting(model, call, DEFAULT_ROUTING_VERSION);
+          if (result.kind !== 'error' || !applies(result.error.message)) return;
+          const verbs = call.args.find((a) => a.value.range.start.line === result.range.start.line && a.value.range.start.character === result.range.start.character);
+          report(result.range, result.error.message, verbs && fix?.(ctx, resolve(model, verbs.value)));
+        });
       }
     },
   };

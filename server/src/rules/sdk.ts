@@ -3,6 +3,7 @@
 // Python's AttributeError (`module 'vis' has no attribute 'Symbol'`), or its ImportError for a `from`
 // import (SDK-002). The other generation's registration name and the retired G1 builders on the typed SDK
 // keep their own id (REG-003, registration.ts); both read `missingMembers`.
+import { runtimeCalls } from '../model/runtime';
 import { G1_MODULE, TYPED_MODULE, allDecorators, importFlavour } from '../model/sdk';
 import type { Call, Model, Range } from '../model/types';
 import { ANY_RELEASE, everMember, moduleOf, nearMember, scopeOf, sdkMember, sdkMembers, type SdkMember } from '../sdk/table';
@@ -41,8 +42,8 @@ const cache = new WeakMap<Model, readonly MissingMember[]>();
 const NONE: readonly MissingMember[] = [];
 
 /**
- * The SDK attributes the file reads at import time (module-level calls, decorators, `from` imports) that
- * its SDK version's module does not have. A name no release has is reported only when Vis certainly
+ * The SDK attributes the file reads at import time (module-level calls, decorators, `from` imports), or when
+ * its tools and callbacks run (calls in function bodies and lambdas), that its SDK version's module does not have. A name no release has is reported only when Vis certainly
  * lacks it: a typed declaration read from the G1 module, a G1 builder read from the typed one, or one
  * edit away from a real member. Anything else stays silent.
  */
@@ -61,7 +62,8 @@ export function missingMembers(model: Model): readonly MissingMember[] {
       const certain = ever || registration || nearest !== undefined || (!typed && sdkMember(ANY_RELEASE, TYPED_MODULE, name)?.typedOnly === true);
       if (certain) out.push({ module, name, range, fromImport, call, registration, nearest });
     };
-    for (const call of model.calls) {
+    // Module-level calls fail at import; calls in tools and callbacks when they run (Python's same error).
+    for (const call of [...model.calls, ...runtimeCalls(model).map((r) => r.call)]) {
       if (!call.sdk) continue;
       const fromImport = !call.callee.includes('.');
       // A name imported with `from` fails at the import: reported there, unless REG-003 reports the call.

@@ -38,7 +38,7 @@ function rule(id: string, summary: string, check: (ctx: RuleContext, s: ReturnTy
     fixable,
     check(ctx) {
       if (ctx.model.generation !== 'G3') return;
-      for (const s of sequenceDecorators(ctx.model)) check(ctx, s);
+      for (const s of sequenceDecorators(ctx.model)) ctx.unit(s.d, () => check(ctx, s));
     },
   };
 }

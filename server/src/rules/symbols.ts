@@ -69,6 +69,7 @@ function issueRule(id: string, summary: string, severity: Severity = 'error', fi
     summary,
     fixable,
     check(ctx: RuleContext) {
+      // The Symbol analysis is kept per Symbol by the program; reporting its issues is a filter.
       for (const info of ctx.symbols()) {
         for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
       }
@@ -114,7 +115,7 @@ export const symbolRules: Rule[] = [
     severity: 'warning',
     summary: 'Two Symbols with the same public name in one Extension (the SDK does not check it; the host behaviour is undefined).',
     check(ctx) {
-      const infos = ctx.symbols();
+      const infos = new Map(ctx.symbols().map((i) => [i.call, i]));
       for (const ext of callsOf(ctx.model, 'typed', 'Extension')) {
         const arg = keyword(ext, 'symbols');
         const list = arg && resolve(ctx.model, arg.value);
@@ -125,7 +126,7 @@ export const symbolRules: Rule[] = [
           if (item.kind !== 'call' || !isKnown(item)) continue;
           const s = sdkCall(item.call);
           if (s?.flavour !== 'typed' || s.member !== 'Symbol') continue;
-          const info = infos.find((i) => i.call === item.call);
+          const info = infos.get(item.call);
           if (!info?.name) continue;
           if (seen.has(info.name)) {
             ctx.report(raw.range, `Duplicate tool name '${info.name}' in this Extension: another Symbol already exports it, and the SDK does not check it (which one the model gets is not defined)`);

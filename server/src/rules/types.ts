@@ -70,10 +70,23 @@ export interface RuleContext {
   /** Finds the modules the file imports (classes and records defined elsewhere). */
   resolver: Resolver;
   /**
+   * Checks one unit (a call, a decorator, a Symbol: any object of the model that stands for one
+   * statement's part). In the program, what the check reports is kept with what it read from the models,
+   * and reused for a later version while none of that changed: write per-unit checks through this. A
+   * unit's fix reads the text (`source`) only at the ranges of model objects the check read: those keep
+   * their identity only while their statement's text and place are the same.
+   */
+  unit(unit: object, check: () => void): void;
+  /**
    * The text of the module version the model was built from, for fixes that need more than the model's
    * ranges (read when first asked); undefined when it cannot be had, and then no such fix is made.
    */
   source(): SourceText | undefined;
+}
+
+/** Keeps the findings of rule units between versions (the program's; see RuleContext.unit). */
+export interface RuleUnits {
+  findings(rule: string, unit: object, check: () => Finding[]): Finding[];
 }
 
 /** What every rule is, wherever it runs (per module, across the workspace, on suppressions or configuration). */

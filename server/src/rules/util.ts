@@ -1,5 +1,6 @@
 // Small readers over calls in the model, shared by the rule families.
 import { fileURLToPath } from 'node:url';
+import { runtimeCalls } from '../model/runtime';
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Value } from '../model/types';
 import { dropArgument, nearestKeyword, reportWith } from './fixes';
@@ -99,11 +100,13 @@ export function perCall(
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
       for (const call of callsOf(ctx.model, flavour, member)) {
-        const bound = bindSdkCall(ctx.model, call);
-        if (!bound) continue;
-        check(ctx, call, (name) => {
-          const a = bound.get(name);
-          return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
+        ctx.unit(call, () => {
+          const bound = bindSdkCall(ctx.model, call);
+          if (!bound) return;
+          check(ctx, call, (name) => {
+            const a = bound.get(name);
+            return a ? { ...resolve(ctx.model, a.value), range: a.value.range } : undefined;
+          });
         });
       }
     },
@@ -123,7 +126,7 @@ export function unexpectedKeywordRule(id: string, flavour: 'typed' | 'g1', membe
     fixable: true,
     check(ctx) {
       if (!ofFlavour(ctx, flavour)) return;
-      for (const call of callsOf(ctx.model, flavour, member)) reportUnexpectedKeywords(ctx, call, removable);
+      for (const call of callsOf(ctx.model, flavour, member)) ctx.unit(call, () => reportUnexpectedKeywords(ctx, call, removable));
     },
   };
 }
@@ -150,4 +153,54 @@ export function reportUnexpectedKeywords(ctx: RuleContext, call: Call, removable
 /** A rule whose findings may carry a safe fix (its page shows it). */
 export function fixable(rule: Rule): Rule {
   return { ...rule, fixable: true };
+}
+
+/** A call to an SDK member, and how the values written in it resolve where it is (a body's locals are not the module's). */
+export interface PlacedCall {
+  call: Call;
+  /** The value an argument stands for: the module's binding of a name, unless the name is local there. */
+  value(v: Value): Value;
+  /** The qualified name a dotted name refers to where the call is written. */
+  qualify(dotted: string): string | undefined;
+}
+
+/**
+ * Every call to an SDK member of the file's SDK (the same name in G1's `vis` and the typed module: `log`,
+ * `state.update`, `ask`...), wherever it is written: at module level, in function bodies and in lambdas.
+ */
+export function everyCallOf(ctx: RuleContext, member: string): PlacedCall[] {
+  const model = ctx.model;
+  const g = model.generation;
+  const flavour = g === 'G1' ? 'g1' : g === 'G2' || g === 'G3' ? 'typed' : undefined;
+  if (!flavour) return [];
+  const out: PlacedCall[] = callsOf(model, flavour, member).map((call) => ({ call, value: (v) => resolve(model, v), qualify: (d) => qualify(model, d, call.range.start) }));
+  for (const r of runtimeCalls(model)) {
+    if (r.call.sdk?.flavour !== flavour || r.call.sdk.member !== member) continue;
+    out.push({ call: r.call, value: (v) => (v.kind === 'name' && r.local(v.name) ? v : resolve(model, v)), qualify: r.qualify });
+  }
+  return out;
+}
+
+/**
+ * A rule over every call to SDK members wherever it runs (`everyCallOf`), its arguments bound to the
+ * member's parameters in the file's SDK version; calls whose binding splats make unknowable are skipped.
+ */
+export function perRuntimeCall(id: string, members: string[], summary: string, check: (ctx: RuleContext, call: PlacedCall, arg: BoundArg) => void, severity: Severity = 'error'): Rule {
+  return {
+    id,
+    severity,
+    summary,
+    check(ctx) {
+      for (const member of members) {
+        for (const placed of everyCallOf(ctx, member)) {
+          const bound = bindSdkCall(ctx.model, placed.call);
+          if (!bound) continue;
+          check(ctx, placed, (name) => {
+            const a = bound.get(name);
+            return a ? { ...placed.value(a.value), range: a.value.range } : undefined;
+          });
+        }
+      }
+    },
+  };
 }

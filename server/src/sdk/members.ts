@@ -22,6 +22,11 @@ export interface ParamSpec {
   releases?: ReleaseSet;
   /** vis-lang-interface version that added it. */
   since?: string;
+  /**
+   * For a callback: the arguments Vis (or vis-lang-interface) calls it with, as a Python parameter list of
+   * what it passes (`env`; `sources, root`; `source, *, original, spans, parses_clean` for keywords).
+   */
+  calls?: string;
 }
 
 export interface MemberSpec {
@@ -47,6 +52,12 @@ export interface MemberSpec {
   since?: string;
   /** A G1 dict builder the typed SDK retired (`vis.symbol`, `vis.slash`...). */
   retiredBuilder?: boolean;
+  /** An object whose attributes are all listed in `members`: any other is an AttributeError. */
+  closed?: boolean;
+  /** The class name Python names the object by in an AttributeError (`_Fs`). */
+  pythonType?: string;
+  /** A builder of form or live-view nodes: the node `type` it makes, and where it is used. */
+  node?: { type: string; in: 'form' | 'live' | 'both' };
 }
 
 export interface ModuleSpec {
@@ -110,11 +121,11 @@ const ASK = fn('ask', 'title, fields, **options', 'Asks the human for typed valu
   params: {
     title: { doc: 'The dialog title.' },
     fields: { doc: 'Field specs (dicts with snake_case keys) or the form builders.' },
-    options: { doc: 'description, submit_label, cancel_label, is_cancellable, timeout_ms (0 waits indefinitely; 5 minutes by default).' },
+    options: { vocab: 'dialog-option', doc: 'description, submit_label, cancel_label, is_cancellable, timeout_ms (0 waits indefinitely; 5 minutes by default).' },
   },
 });
 
-const formBuilder = (name: string, doc: string, sig = 'name, **spec'): MemberSpec => fn(name, sig, doc, { returns: 'dict' });
+const formBuilder = (name: string, doc: string, sig = 'name, **spec', node: MemberSpec['node'] = { type: name, in: 'form' }): MemberSpec => fn(name, sig, doc, { returns: 'dict', node });
 
 const FORM_BUILDERS: MemberSpec[] = [
   formBuilder('plaintext', 'A single-line text input; the answer is a string.'),
@@ -123,11 +134,11 @@ const FORM_BUILDERS: MemberSpec[] = [
   formBuilder('select', 'A single choice among the given options.', 'name, options, **spec'),
   formBuilder('multiselect', 'Several choices among the given options; the answer is a list.', 'name, options, **spec'),
   formBuilder('checkbox', 'A yes/no input; the answer is a bool.'),
-  formBuilder('slider', 'A numeric slider with min, max and step (0, 100 and 1 unless given); the field type is `range`.'),
+  formBuilder('slider', 'A numeric slider with min, max and step (0, 100 and 1 unless given); the field type is `range`.', 'name, **spec', { type: 'range', in: 'form' }),
   formBuilder('otp', 'A digits-only code input of 6 boxes by default (12 at most); the answer is a vis-secret handle.'),
-  formBuilder('option', 'A value for select or multiselect, with an optional label to display instead of it.', 'value, label=None'),
-  formBuilder('row', 'A horizontal group of nodes; in a live view its first argument may be the group id.', '*fields'),
-  formBuilder('column', 'A vertical group of nodes; in a live view its first argument may be the group id.', '*fields'),
+  formBuilder('option', 'A value for select or multiselect, with an optional label to display instead of it.', 'value, label=None', undefined),
+  formBuilder('row', 'A horizontal group of nodes; in a live view its first argument may be the group id.', '*fields', { type: 'group', in: 'both' }),
+  formBuilder('column', 'A vertical group of nodes; in a live view its first argument may be the group id.', '*fields', { type: 'group', in: 'both' }),
 ];
 
 const SECRETS: MemberSpec[] = [
@@ -171,20 +182,20 @@ const liveView = (typed: boolean): MemberSpec =>
 
 const LIVE = fn('live', 'title, nodes, **options', 'Opens a live view the human watches while the extension works, and returns its handle; use it as a context manager.', {
   returns: 'LiveView',
-  params: { options: { doc: 'description, source, session_id, channel_ids and flush_ms.' } },
+  params: { options: { vocab: 'live-option', doc: 'description, source, session_id, channel_ids and flush_ms.' } },
 });
 
-const liveBuilder = (name: string, sig: string, doc: string, extra: Partial<MemberSpec> = {}): MemberSpec => fn(name, sig, doc, { returns: 'dict', ...extra });
+const liveBuilder = (name: string, sig: string, doc: string, extra: Partial<MemberSpec> = {}): MemberSpec => fn(name, sig, doc, { returns: 'dict', node: { type: name, in: 'live' }, ...extra });
 
 const LIVE_BUILDERS: MemberSpec[] = [
   liveBuilder('status', 'node_id, text=None, **spec', 'A one-line live status node.'),
   liveBuilder('progress', 'node_id, **spec', 'A live progress node, set as a fraction or as done out of total.'),
   liveBuilder('stat', 'node_id, stats=None, **spec', 'A live row of named counters.'),
   liveBuilder('steps', 'node_id, steps=None, **spec', 'A live list of steps with their state.'),
-  liveBuilder('output', 'node_id, **spec', 'A live node of output lines (node type `log`).'),
+  liveBuilder('output', 'node_id, **spec', 'A live node of output lines (node type `log`).', { node: { type: 'log', in: 'live' } }),
   liveBuilder('table', 'node_id, columns=None, **spec', 'A live table whose rows are addressed by id.'),
-  liveBuilder('table_column', 'column_id, label=None, **spec', 'A column declaration for a live table.'),
-  liveBuilder('table_row', 'row_id, cells, **spec', 'A row declaration for a live table.'),
+  liveBuilder('table_column', 'column_id, label=None, **spec', 'A column declaration for a live table.', { node: undefined }),
+  liveBuilder('table_row', 'row_id, cells, **spec', 'A row declaration for a live table.', { node: undefined }),
   liveBuilder('link', 'node_id, links=None, **spec', 'A live node of links to URLs, files or attachments.'),
 ];
 
@@ -210,12 +221,12 @@ const G1_EXTENSION_PARAMS: Record<string, ParamSpec> = {
   name: { doc: 'The extension name (a non-empty string).' },
   description: { doc: 'What the extension does (a non-empty string).' },
   alias: { doc: 'The prefix of the sandbox names of its tools (`<alias>_<name>`); required with symbols.' },
-  activation: { doc: 'A callable (env) -> bool evaluated each turn.' },
+  activation: { doc: 'A callable (env) -> bool evaluated each turn.', calls: 'env' },
   symbols: { doc: 'The vis.symbol(...) tools.' },
-  prompt: { doc: 'Text, or a callable (env) returning text, for the system prompt.' },
+  prompt: { doc: 'Text, or a callable (env) returning text, for the system prompt.', calls: 'env' },
   slash_commands: { doc: 'The vis.slash(...) commands.' },
   op_hooks: { doc: 'The vis.op_hook(...) hooks.' },
-  ctx: { doc: 'A callable (env) -> dict of session contributions.' },
+  ctx: { doc: 'A callable (env) -> dict of session contributions.', calls: 'env' },
   providers: { doc: 'The vis.provider(...) providers.' },
   network_filters: { doc: 'The vis.network_filter(...) filters.' },
   env: { doc: 'Names of the environment variables the extension reads.' },
@@ -249,15 +260,15 @@ export const G1_MODULE: ModuleSpec = {
     fn('slash', 'name, run, doc=None, usage=None', 'Declares a slash command for the user.', {
       returns: 'dict',
       retiredBuilder: true,
-      params: { name: { doc: 'The command name.' }, run: { doc: 'Called with the command context; returns vis.ok(...), vis.err(...) or text.' } },
+      params: { name: { doc: 'The command name.' }, run: { doc: 'Called with the command context; returns vis.ok(...), vis.err(...) or text.', calls: 'ctx' } },
     }),
     constant('GATE_OPS', 'tuple[str, ...]', 'The gate ops, asked before an operation and never wrapped: fs_access.'),
     fn('op_hook', 'ops, fn, phase="before"', 'Declares a hook over host operations, or the fs_access gate.', {
       returns: 'dict',
       retiredBuilder: true,
-      params: { ops: { vocab: 'op', doc: 'A list of op names (a bare string is split into characters).' }, fn: { doc: 'Called with the operation.' }, phase: { vocab: 'phase', doc: 'before or after.' } },
+      params: { ops: { vocab: 'op', doc: 'A list of op names (a bare string is split into characters).' }, fn: { doc: 'Called with the operation.', calls: 'call' }, phase: { vocab: 'phase', doc: 'before or after.' } },
     }),
-    fn('network_filter', 'fn', 'Declares a filter over network requests and responses.', { returns: 'dict', retiredBuilder: true }),
+    fn('network_filter', 'fn', 'Declares a filter over network requests and responses.', { returns: 'dict', retiredBuilder: true, params: { fn: { doc: 'Called with each request and response.', calls: 'request' } } }),
     fn('provider', `id, label, preset=None, is_managed=False, ${PROVIDER_CALLBACKS}`, 'Declares a model provider with its credential and status callbacks.', {
       returns: 'dict',
       retiredBuilder: true,
@@ -279,8 +290,8 @@ export const G1_MODULE: ModuleSpec = {
     ASK,
     fn('check', 'title, fields, **options', 'None when a form is valid, else the one line saying what to fix.'),
     ...FORM_BUILDERS,
-    formBuilder('heading', 'A section title in a form.', 'text'),
-    formBuilder('paragraph', 'Prose in a form.', 'text'),
+    formBuilder('heading', 'A section title in a form.', 'text', { type: 'heading', in: 'form' }),
+    formBuilder('paragraph', 'Prose in a form.', 'text', { type: 'paragraph', in: 'form' }),
     ...SECRETS,
     ...liveNodeClasses(false),
     liveView(false),
@@ -322,13 +333,13 @@ const EXTENSION_FIELDS: Record<string, ParamSpec> = {
   version: { doc: 'The extension version.' },
   kind: { doc: 'An extension kind the host understands.' },
   alias: { doc: 'The registry identity, not a tool-name prefix; required when symbols are declared.' },
-  activation: { doc: 'A callable (env) -> bool evaluated each turn.' },
+  activation: { doc: 'A callable (env) -> bool evaluated each turn.', calls: 'env' },
   symbols: { holds: 'Symbol', doc: 'The Symbol declarations of functions or object namespaces.' },
-  prompt: { doc: 'Instructions for the system prompt: text, or a callable (env) returning text.' },
+  prompt: { doc: 'Instructions for the system prompt: text, or a callable (env) returning text.', calls: 'env' },
   slash_commands: { holds: 'SlashCommand', doc: 'The SlashCommand declarations.' },
   op_hooks: { holds: 'OpHook', doc: 'The OpHook declarations over host operations.' },
   language_tools: { holds: 'LanguageSurface', releases: { only: ['1a8b6ead'] }, doc: 'The LanguageSurface declarations.' },
-  ctx: { doc: 'A callable (env) -> dict contributed to the session context.' },
+  ctx: { doc: 'A callable (env) -> dict contributed to the session context.', calls: 'env' },
   providers: { holds: 'Provider', doc: 'The Provider declarations.' },
   network_filters: { holds: 'NetworkFilter', doc: 'The NetworkFilter declarations.' },
   settings: { holds: 'Setting', releases: ST_RELEASES, doc: 'The Setting declarations shown in the settings of the app and the TUI.' },
@@ -463,18 +474,21 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
     }),
     cls('SlashCommand', 'name: str, run: Callable[..., Any], doc: str | None = None, usage: str | None = None', 'Declares a command people type as /name; the model never sees it.', {
       typedOnly: true,
-      params: { name: { doc: 'The command name (non-blank).' }, run: { doc: 'Called with {channel, args, raw, session_id}; returns vis.ok(...), vis.err(...) or text.' }, doc: { doc: 'What the command does.' }, usage: { doc: 'How to call it.' } },
+      params: { name: { doc: 'The command name (non-blank).' }, run: { doc: 'Called with {channel, args, raw, session_id}; returns vis.ok(...), vis.err(...) or text.', calls: 'ctx' }, doc: { doc: 'What the command does.' }, usage: { doc: 'How to call it.' } },
     }),
     constant('GATE_OPS', 'tuple[str, ...]', 'The gate ops, asked before an operation and never wrapped: fs_access.'),
     cls('OpHook', 'ops: Sequence[str], fn: Callable[..., Any], phase: Literal["before", "after"] = "before"', 'Declares a callback run around host operations, or the fs_access gate; one hook is either kind, never both.', {
       typedOnly: true,
       params: {
         ops: { vocab: 'op', doc: 'A non-empty list of op names (a bare string is refused).' },
-        fn: { doc: 'Called with {op, args} (and result after); before may return vis.block(...).' },
+        fn: { doc: 'Called with {op, args} (and result after); before may return vis.block(...).', calls: 'call' },
         phase: { vocab: 'phase', doc: 'before or after; a gate is always asked before.' },
       },
     }),
-    cls('NetworkFilter', 'fn: Callable[..., Any]', 'Declares a callback that sees and may refuse network traffic; an error refuses the request.', { typedOnly: true }),
+    cls('NetworkFilter', 'fn: Callable[..., Any]', 'Declares a callback that sees and may refuse network traffic; an error refuses the request.', {
+      typedOnly: true,
+      params: { fn: { doc: 'Called with each request and response: {phase, method, host, path, headers[, status]}.', calls: 'request' } },
+    }),
     cls(
       'LanguageSurface',
       `*, language: str, extensions: Sequence[str] = (), is_exact_syntax: bool = False, ${LANGUAGE_HANDLERS.map((h) => `${h}: Callable[..., Any] | None = None`).join(', ')}`,
@@ -482,7 +496,11 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
       {
         typedOnly: true,
         releases: { only: ['1a8b6ead'] },
-        params: { language: { doc: "A lowercase language name such as 'toml'." }, extensions: { doc: "File suffixes such as ['toml']." }, repl_start: { doc: 'Called with (op, options).' } },
+        params: {
+          language: { doc: "A lowercase language name such as 'toml'." },
+          extensions: { doc: "File suffixes such as ['toml']." },
+          ...Object.fromEntries(LANGUAGE_HANDLERS.map((h) => [h, h === 'repl_start' ? { doc: 'Called with (op, options).', calls: 'op, options' } : { doc: `Called with one argument (${h === 'balance' ? 'the source' : 'the request'}).`, calls: h === 'balance' ? 'source' : 'request' }])),
+        },
       },
     ),
     cls(
@@ -557,7 +575,7 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
       fn('mkdir', 'path', 'Creates a directory.'),
       fn('stat', 'path', 'Stats a path, or None when it does not exist.'),
       fn('exists', 'path', 'Whether a path exists.'),
-    ]),
+    ], { closed: true, pythonType: '_Fs' }),
     obj('tools', '_Tools', 'Calls any tool of the current session by its public name, as vis.tools.spel.reserve(...) or vis.tools["spel.reserve"](...).', [], { releases: { from: 'f16a4d6f' } }),
     obj('council', '_Council', "Messaging into the session that owns the extension, from code that runs outside a tool call.", [
       fn('wake', 'content: str, *, kind: Literal["complain", "coordination", "informational"], thread_id: int | None = None, title: str | None = None, idempotency_key: str | None = None', "Posts a message into the extension's session (complaint, coordination or information), which may start a turn.", {
@@ -567,8 +585,8 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
     ANSWER_CLASS,
     ASK,
     ...FORM_BUILDERS,
-    formBuilder('heading', 'A section title in a form, or a live heading `heading(id, text, level=1..6)`.', 'text, live_text=None, **spec'),
-    formBuilder('paragraph', 'Prose in a form, or a live paragraph `paragraph(id, text)` with inline Markdown.', 'text, live_text=None, **spec'),
+    formBuilder('heading', 'A section title in a form, or a live heading `heading(id, text, level=1..6)`.', 'text, live_text=None, **spec', { type: 'heading', in: 'both' }),
+    formBuilder('paragraph', 'Prose in a form, or a live paragraph `paragraph(id, text)` with inline Markdown.', 'text, live_text=None, **spec', { type: 'paragraph', in: 'both' }),
     ...SECRETS,
     ...liveNodeClasses(true),
     cls('TextNode', 'view, node_id, type_name', 'The handle of a live paragraph, heading or code block.'),
@@ -579,12 +597,12 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
     LIVE,
     testing(true),
     ...LIVE_BUILDERS,
-    liveBuilder('disclosure', 'node_id, label, *nodes, default_expanded=False', 'A live column people can fold and unfold.'),
+    liveBuilder('disclosure', 'node_id, label, *nodes, default_expanded=False', 'A live column people can fold and unfold.', { node: { type: 'group', in: 'live' } }),
     liveBuilder('divider', 'node_id', 'A separator line in a live view.'),
     liveBuilder('code', 'node_id, text, *, language=None, **spec', 'A live node showing source code as text (it is never run).'),
     liveBuilder('spinner', 'node_id, text="Working", *, variant="braille", is_active=True, **spec', 'A live busy indicator.'),
     liveBuilder('button', 'node_id, label, *, is_disabled=False, **spec', 'A live button; the extension reads how often it was pressed from view.state().'),
-    liveBuilder('table_group', 'group_id, label=None, **spec', 'A group declaration for a live table, which rows name as their parent.'),
+    liveBuilder('table_group', 'group_id, label=None, **spec', 'A group declaration for a live table, which rows name as their parent.', { node: undefined }),
     cls('Host', '', 'The interface a Vis host gives the SDK (state, logs, shells, dialogs...); extensions do not call it.'),
     ...internal(
       'annotations',
@@ -686,8 +704,8 @@ const SYNTAX_GUARD = cls(
   {
     params: {
       suffixes: { doc: 'The file suffixes it covers (at least one).' },
-      check: { doc: 'A private callback (sources, root) returning a SyntaxResult; never a public tool.' },
-      repair: { since: '2.7.0', doc: 'A callback (source, *, original, spans, parses_clean) returning repaired source and notes, or None.' },
+      check: { doc: 'A private callback (sources, root) returning a SyntaxResult; never a public tool.', calls: 'sources, root' },
+      repair: { since: '2.7.0', doc: 'A callback (source, *, original, spans, parses_clean) returning repaired source and notes, or None.', calls: 'source, *, original, spans, parses_clean' },
     },
     members: [fn('op_hooks', '', 'The three op hooks to register: before patch, before python_execution, and after both.'), fn('ctx', '', 'The session context of the files that do not parse.')],
   },

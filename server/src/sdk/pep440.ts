@@ -151,6 +151,17 @@ export function releasesAdmitting(interval: VersionInterval, releases: readonly 
  * version (a URL) or does not parse.
  */
 export function visAgentInterval(text: string): { interval: VersionInterval; specifier: string } | { error: string } | undefined {
+  // Requirements are read again with each version of the file that pins them: parsed once each.
+  if (intervals.has(text)) return intervals.get(text);
+  if (intervals.size > 1000) intervals.clear();
+  const read = readVisAgentInterval(text);
+  intervals.set(text, read);
+  return read;
+}
+
+const intervals = new Map<string, ReturnType<typeof readVisAgentInterval>>();
+
+function readVisAgentInterval(text: string): { interval: VersionInterval; specifier: string } | { error: string } | undefined {
   const t = text.trim();
   if (valid(t)) return { interval: specifierInterval(`==${t}`) as VersionInterval, specifier: `==${t}` };
   if (/^(===|~=|==|!=|<=|>=|<|>)/.test(t)) {

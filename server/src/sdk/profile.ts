@@ -277,6 +277,9 @@ const WHERE: Record<VersionPin['source'], string> = { pep723: 'the PEP 723 block
 const pinCache = new WeakMap<VersionPin, Map<boolean, PinEvidence | { reason: string }>>();
 
 /** A pin as evidence (or why it says nothing about the SDK); one per pin object, as the program shares them. */
+/** The releases each requirement admits (a file's pins are read again with each of its versions). */
+const admitted = new Map<string, ReadonlySet<string>>();
+
 function readPin(pin: VersionPin, sameFile: boolean): PinEvidence | { reason: string } {
   let byPlace = pinCache.get(pin);
   if (!byPlace) pinCache.set(pin, (byPlace = new Map()));
@@ -287,7 +290,8 @@ function readPin(pin: VersionPin, sameFile: boolean): PinEvidence | { reason: st
   if (!read) out = { reason: 'it does not constrain the vis-agent version' };
   else if ('error' in read) out = { reason: read.error };
   else {
-    const releases = intersect(new Set(releasesAdmitting(read.interval).map((r) => r.id)), ALL_IDS);
+    let releases = admitted.get(pin.requirement);
+    if (!releases) admitted.set(pin.requirement, (releases = intersect(new Set(releasesAdmitting(read.interval).map((r) => r.id)), ALL_IDS)));
     const line = pin.range ? `, line ${pin.range.start.line + 1}` : '';
     const where = pin.source === 'pep723' && sameFile ? `${WHERE.pep723}${line}` : `${pin.source === 'pep723' ? `the PEP 723 block of ${pin.file}` : pin.file}${line}`;
     const requirement = /^\s*[0-9]/.test(pin.requirement) ? `vis-agent==${pin.requirement.trim()}` : pin.requirement.trim();
@@ -404,4 +408,39 @@ function tagArgument(member: SdkMember, call: Call): { value: Value } | undefine
   if (kw) return kw;
   if (member.name !== 'Symbol' || call.args.some((a) => a.splat)) return undefined;
   return call.args.filter((a) => a.name === undefined)[2];
+}
+
+const profileKeys = new WeakMap<SdkProfile, string>();
+
+/**
+ * What a profile says, where it is written aside (a profile is computed again for each version of a file;
+ * two that say the same give every rule the same answers): for results kept between versions.
+ */
+export function sameProfile(a: unknown, b: unknown): boolean {
+  return profileKey(a as SdkProfile | undefined) === profileKey(b as SdkProfile | undefined);
+}
+
+function profileKey(p: SdkProfile | undefined): string {
+  if (!p) return '';
+  let key = profileKeys.get(p);
+  if (key === undefined) {
+    const ids = (rs: readonly SdkRelease[]) => rs.map((r) => r.id);
+    const evidence = (es: readonly SdkEvidence[]) => es.map((e) => [e.kind, e.text, e.file ?? '', [...e.releases].sort()]);
+    key = JSON.stringify([
+      p.family ?? '',
+      p.generation ?? '',
+      p.generationAssumed,
+      ids(p.candidates),
+      ids(p.checked),
+      p.release?.id ?? '',
+      p.contract ?? '',
+      p.tags,
+      p.conflict?.message ?? '',
+      evidence(p.decidedBy),
+      evidence(p.overruled),
+      p.ignoredPins.map((x) => [x.pin.source, x.pin.file, x.pin.requirement, x.reason]),
+    ]);
+    profileKeys.set(p, key);
+  }
+  return key;
 }

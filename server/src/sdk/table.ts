@@ -27,6 +27,8 @@ export interface SdkParam {
   releases: ReadonlySet<string>;
   /** vis-lang-interface version that added it. */
   since?: string;
+  /** For a callback: the parameters of what it is called with (the arguments Vis passes, by kind). */
+  calls?: readonly SdkParam[];
 }
 
 export interface SdkMember {
@@ -47,6 +49,11 @@ export interface SdkMember {
   /** A G1 dict builder the typed SDK retired. */
   retiredBuilder: boolean;
   since?: string;
+  /** An object all of whose attributes are `members` (any other is an AttributeError), and the type Python names. */
+  closed: boolean;
+  pythonType?: string;
+  /** A builder of form or live-view nodes: the node type it makes, and where. */
+  node?: { type: string; in: 'form' | 'live' | 'both' };
   /** Attributes, by name. */
   members: ReadonlyMap<string, SdkMember>;
   /** The parameters in one release, in order (`[]` for members that are not called). */
@@ -135,6 +142,7 @@ function parseSignature(sig: string, specs: Record<string, ParamSpec>, memberRel
       holds: spec.holds,
       releases: spec.releases ? intersect(resolveReleaseSet(spec.releases), memberReleases) : memberReleases,
       since: spec.since,
+      ...(spec.calls !== undefined ? { calls: parseSignature(spec.calls, {}, memberReleases, `${where} (${name} callback)`) } : {}),
     });
   }
   for (const p of out) if (p.vocabulary) vocabularyById(p.vocabulary);
@@ -171,6 +179,9 @@ function compileMember(module: ModuleSpec, spec: MemberSpec, prefix: string, inh
     typedOnly: !!spec.typedOnly,
     retiredBuilder: !!spec.retiredBuilder,
     since: spec.since,
+    closed: !!spec.closed,
+    pythonType: spec.pythonType,
+    node: spec.node,
     members,
     paramsIn(release) {
       const id = release && releases.has(release.id) ? release.id : newest(RELEASES.filter((r) => releases.has(r.id)))?.id;

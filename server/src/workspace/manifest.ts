@@ -127,8 +127,17 @@ export function scriptBlockOf(text: string): { content: string; range: Range } |
 
 /** The manifest of a PEP 723 block that starts at `startLine` in `file` (every content line is `# ` + TOML). */
 export function readScriptManifest(file: string, content: string, startLine: number): Manifest {
-  return readToml('pep723', file, content, (line, character) => ({ line: startLine + 1 + line, character: character + 2 }));
+  // Read again with each version of the file (its SDK profile, its environment): parsed once per block.
+  const key = `${file}\u0000${startLine}\u0000${content}`;
+  let m = scriptManifests.get(key);
+  if (!m) {
+    if (scriptManifests.size > 200) scriptManifests.clear();
+    scriptManifests.set(key, (m = readToml('pep723', file, content, (line, character) => ({ line: startLine + 1 + line, character: character + 2 }))));
+  }
+  return m;
 }
+
+const scriptManifests = new Map<string, Manifest>();
 
 // ---------------------------------------------------------------------------------------------
 // What the program reads from a manifest

@@ -4,19 +4,20 @@
 // No VS Code types.
 import type { ModuleAnalysis } from '../analysis';
 import { ModelBuilder, emptyModel } from '../model/build';
+import { trackModel } from '../model/reads';
 import type { Model, Range } from '../model/types';
-import { DEFAULT_MAX_FILE_SIZE, checkNestingLimits } from '../parse/limits';
+import { DEFAULT_MAX_FILE_SIZE } from '../parse/limits';
 import { NO_SUPPRESSIONS, readSuppressions } from '../rules/suppression';
-import { ParseCache, ParserFault, disposeDocument, guarded, parseDocument } from '../parse/parser';
+import { DocumentCache, ParserFault, guarded, parseDocument } from '../parse/parser';
 import { memoInSlice, sliceModule } from '../slices';
 
 /**
- * The module analyses of one program, one per module version. Open documents keep their tree and
- * statement fragments between versions (incremental re-parse, re-read of changed statements only);
- * files read from disk are parsed, modelled and their tree freed at once.
+ * The module analyses of one program, one per module version. Open documents keep their segments and
+ * statement fragments between versions (a new version re-reads only the statements an edit touched);
+ * files read from disk are segmented and modelled afresh. No tree outlives the reading of its statement.
  */
 export class ModuleStore {
-  private parses = new ParseCache();
+  private parses = new DocumentCache();
   private builders = new Map<string, ModelBuilder>();
   private last = new Map<string, ModuleAnalysis>();
   /** How many module versions were analysed (tree → model): a version is never analysed twice. */
@@ -42,28 +43,22 @@ export class ModuleStore {
     // A sliced job's time counts from its first slice.
     const t0 = memoInSlice('start', stamp, () => performance.now());
     const build = (fresh: boolean): Model => {
+      const doc = keepTree && !fresh ? this.parses.get(uri, version, text) : parseDocument(text);
+      // Python's nesting limits, found while segmenting: such a file is not parsed at all.
+      if (doc.limit) return unanalysedModel(uri, text, 'SYN-001', doc.limit.message, doc.limit.range);
       if (keepTree && !fresh) {
-        const doc = this.parses.get(uri, version, text);
         let builder = this.builders.get(uri);
         if (!builder) this.builders.set(uri, (builder = new ModelBuilder()));
         return builder.build(uri, doc);
       }
-      // A file from disk (or an editor that closed, or a retry after a fault): no tree is kept.
+      // A file from disk (or an editor that closed, or a retry after a fault): nothing is kept.
       this.parses.delete(uri);
       this.builders.delete(uri);
-      const doc = parseDocument(text);
-      try {
-        return new ModelBuilder().build(uri, doc);
-      } finally {
-        disposeDocument(doc);
-      }
+      return new ModelBuilder().build(uri, doc);
     };
     let model: Model;
-    const limit = text.length > maxFileSize ? undefined : memoInSlice('limits', text, () => checkNestingLimits(text));
     if (text.length > maxFileSize) {
       model = unanalysedModel(uri, text, 'ANA-001', `This file has ${text.length} characters, more than visAuthoring.maxFileSize (${maxFileSize}): it is not analysed`);
-    } else if (limit) {
-      model = unanalysedModel(uri, text, 'SYN-001', limit.message, limit.range);
     } else {
       try {
         model = guarded(() => build(false));
@@ -94,7 +89,7 @@ export class ModuleStore {
     return [...this.last.values()];
   }
 
-  /** Frees a module's tree (its model stays until the module changes or is forgotten). */
+  /** A document closed: what is kept for its next version goes (its model stays until the module changes or is forgotten). */
   release(uri: string): void {
     this.parses.delete(uri);
     this.builders.delete(uri);
@@ -116,5 +111,5 @@ export function unanalysedModel(uri: string, text: string, rule: 'SYN-001' | 'AN
   const firstLine = nl === -1 ? text.length : nl;
   const model = emptyModel(uri);
   if (SDK_IMPORT.test(text)) model.unanalysed = { rule, message, range: range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: Math.min(firstLine, 10_000) } } };
-  return model;
+  return trackModel(model);
 }

@@ -20,8 +20,8 @@ import { g1Tools, type G1ToolInfo } from '../contracts/g1';
 import { outline, type OutlineItem } from '../editor/outline';
 import { bindSdkCall } from '../sdk/table';
 import { symbolInfos, type SymbolInfo, type ToolInfo } from '../contracts/symbols';
-import { scopeOf, type ModuleLoader, type ModuleScope } from '../contracts/scope';
-import { applySdkProfile, contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
+import type { ModuleLoader, ModuleScope } from '../contracts/scope';
+import { applySdkProfile, contractFormatFor, sameProfile, type ContractFormatSetting } from '../sdk/profile';
 import { allRules, runRules, type SeverityOverrides } from '../rules';
 import type { Finding, ModuleRole } from '../rules/types';
 import { filePathOf } from '../rules/util';
@@ -42,8 +42,11 @@ import {
   type VersionPin,
 } from './manifest';
 import { ModuleStore, unanalysedModel } from './modules';
+import { ModuleUnits } from './units';
+import { compareModelProperty, stillValid, uriOf, type Reads } from '../model/reads';
+import type { Model } from '../model/types';
 import { SourceText } from '../fixes/source';
-import { NO_SUPPRESSIONS, applySuppressions, UNUSED } from '../rules/suppression';
+import { NO_SUPPRESSIONS, applySuppressions, UNUSED, type Suppressions } from '../rules/suppression';
 import { ProjectConfigs, isRuleId } from '../config/configs';
 import { CONFIG_RULE } from '../config/rules';
 import { ParserFault, guarded } from '../parse/parser';
@@ -131,6 +134,9 @@ export interface ModuleTool {
 
 const toUri = (file: string) => pathToFileURL(file).href;
 
+// A module's SDK profile is computed again for each version: results kept between versions compare what it says.
+compareModelProperty('sdk', sameProfile);
+
 /** The evidence each model's SDK profile was last computed with (`<format>|<pins>`). */
 const profiled = new WeakMap<import('../model/types').Model, string>();
 
@@ -175,6 +181,12 @@ export class Program {
   private unwatchedFor?: { entries: EntryFile[]; list: string[] };
   /** The modules whose joins read a file (a superset: a join replaced since may not read it any more). */
   private readers = new Map<string, Set<string>>();
+  /** Per module: its Symbol analyses and rule findings by unit, reused across versions while what they read is unchanged. */
+  private units = new Map<string, ModuleUnits>();
+  /** The join whose units are being computed (a reused unit's modules become its dependencies). */
+  private joining?: Join;
+  /** Per module and entry flag: its scope, which always holds the module's current model. */
+  private scopes = new Map<string, LiveScope>();
 
   constructor(options: ProgramOptions = {}) {
     this.root = options.root && path.resolve(options.root);
@@ -245,6 +257,15 @@ export class Program {
 
   /** The current version of a module, analysed (once per version). Undefined when it cannot be read or is too large. */
   module(uri: string): ModuleAnalysis | undefined {
+    const a = this.readModule(uri);
+    if (a) for (const entry of [true, false]) {
+      const scope = this.scopes.get(`${entry}|${uri}`);
+      if (scope) scope.model = a.model;
+    }
+    return a;
+  }
+
+  private readModule(uri: string): ModuleAnalysis | undefined {
     if (this.overlay?.uri === uri) {
       const o = this.overlay;
       return this.modules.analyze(uri, o.stamp, o.version, o.text, this.keepTrees, this.maxFileSize);
@@ -264,6 +285,57 @@ export class Program {
     const read = readTextFileSync(file, { maxBytes: this.maxFileSize * 3 });
     if (!read.ok) return undefined;
     return this.modules.analyze(uri, read.stamp, 0, read.text, false, this.maxFileSize);
+  }
+
+  /**
+   * The scope of a module as imports see it: the same object for every version, holding the current
+   * model, so what a kept Symbol analysis computes later (a contract for a hover) reads the current code.
+   */
+  private scopeFor(uri: string, model: Model, path: string | undefined, entry: boolean): ModuleScope {
+    const key = `${entry}|${uri}`;
+    let scope = this.scopes.get(key);
+    if (!scope) this.scopes.set(key, (scope = new LiveScope(model, path, entry)));
+    scope.model = model;
+    return scope;
+  }
+
+  /** The units of a module (created afresh when what every unit depends on changed). */
+  private unitsOf(uri: string): ModuleUnits {
+    const key = String(this.epoch);
+    let units = this.units.get(uri);
+    if (!units || units.key !== key) {
+      units = new ModuleUnits(
+        key,
+        (reads) => stillValid(reads, (m) => this.currentModel(uriOf(m))),
+        (reads) => this.dependOn(reads),
+      );
+      this.units.set(uri, units);
+    }
+    return units;
+  }
+
+  /** Current models by URI while units are checked (cleared before each join's units). */
+  private currents = new Map<string, Model | undefined>();
+
+  private currentModel(uri: string): Model | undefined {
+    if (!this.currents.has(uri)) this.currents.set(uri, this.module(uri)?.model);
+    return this.currents.get(uri);
+  }
+
+  /** A reused unit read these modules: they are dependencies of the join being computed. */
+  private dependOn(reads: Reads): void {
+    const j = this.joining;
+    if (!j) return;
+    for (const { model: m } of reads.models) {
+      const uri = uriOf(m);
+      if (uri === j.analysis.uri) continue;
+      const file = this.pathOf(uri);
+      if (!file) continue;
+      j.deps.set(file, this.stamp(uri));
+      let readers = this.readers.get(file);
+      if (!readers) this.readers.set(file, (readers = new Set()));
+      readers.add(j.analysis.uri);
+    }
   }
 
   /**
@@ -366,10 +438,13 @@ export class Program {
     const packaged = path.basename(entry) === 'extension.py';
     const pyproject = path.join(dir, 'pyproject.toml');
     const lock = path.join(dir, 'uv.lock');
-    const key = `${this.epoch}|${this.stamp(toUri(entry))}|${packaged ? `${this.diskStamp(pyproject)}|${this.diskStamp(lock)}` : ''}`;
+    const model = this.module(toUri(entry))?.model;
+    // What the environment is read from: the entry's PEP 723 block (not the rest of its text, which
+    // changes with every keystroke), or the package's manifest and lock.
+    const script = model?.script;
+    const key = `${this.epoch}|${script ? `${script.range.start.line}:${script.content}` : ''}|${packaged ? `${this.stamp(toUri(pyproject))}|${this.diskStamp(lock)}` : ''}`;
     const hit = this.envs.get(entry);
     if (hit && hit.key === key) return hit.env;
-    const model = this.module(toUri(entry))?.model;
     let manifest: Manifest | undefined;
     if (model?.script) manifest = readScriptManifest(entry, model.script.content, model.script.range.start.line);
     else if (packaged) manifest = this.readManifest(pyproject);
@@ -393,7 +468,7 @@ export class Program {
       pins.push(...this.readLock(path.join(abs, 'uv.lock')));
     }
     if (this.root) venvDirs.push(this.root);
-    const venvs = [...new Set(venvDirs.flatMap((d) => venvsIn(d)))];
+    const venvs = [...new Set(venvDirs.flatMap((d) => this.venvsOf(d)))];
     if (this.interpreter) {
       const env = environmentOfInterpreter(this.interpreter);
       if (env && !venvs.includes(env)) venvs.push(env);
@@ -407,11 +482,22 @@ export class Program {
     return env;
   }
 
+  /** The virtual environments in a folder (read once until files are created, deleted or a venv changes). */
+  private venvsOf(dir: string): string[] {
+    let venvs = this.venvDirs.get(dir);
+    if (!venvs) this.venvDirs.set(dir, (venvs = venvsIn(dir)));
+    return venvs;
+  }
+
+  private venvDirs = new Map<string, string[]>();
+
   private readManifest(file: string): Manifest | undefined {
-    const open = this.open(toUri(file));
-    if (open) return readToml('pyproject', file, open.text);
-    const r = readTextFileSync(file, { maxBytes: 1_000_000 });
-    return r.ok ? readToml('pyproject', file, r.text) : undefined;
+    return this.parsedFile(file, () => {
+      const open = this.open(toUri(file));
+      if (open) return readToml('pyproject', file, open.text);
+      const r = readTextFileSync(file, { maxBytes: 1_000_000 });
+      return r.ok ? readToml('pyproject', file, r.text) : undefined;
+    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -500,9 +586,23 @@ export class Program {
   }
 
   private readLock(file: string): VersionPin[] {
-    const r = readTextFileSync(file, { maxBytes: 20_000_000 });
-    return r.ok ? lockedVisAgent(file, r.text) : [];
+    return this.parsedFile(file, () => {
+      const r = readTextFileSync(file, { maxBytes: 20_000_000 });
+      return r.ok ? lockedVisAgent(file, r.text) : [];
+    });
   }
+
+  /** A manifest or lock file read and parsed once per version (open in an editor, or on disk): environments are recomputed more often. */
+  private parsedFile<T>(file: string, read: () => T): T {
+    const stamp = this.stamp(toUri(file));
+    const hit = this.parsedFiles.get(file);
+    if (hit && hit.stamp === stamp) return hit.value as T;
+    const value = read();
+    this.parsedFiles.set(file, { stamp, value });
+    return value;
+  }
+
+  private parsedFiles = new Map<string, { stamp: string | undefined; value: unknown }>();
 
   /** What the project shows about the SDK version a module is written for: the `vis-agent` pins of its entry's manifests. */
   projectEvidence(uri: string): { pins: VersionPin[] } {
@@ -570,31 +670,39 @@ export class Program {
    * each module is imported by, for the environment its imports resolve in.
    */
   index(): string[] {
-    const out: string[] = [];
+    const { reached, owners } = this.indexShare(this.entries());
+    this.adoptOwners(owners);
     const seen = new Set<string>();
+    return reached.flat().filter((u) => !seen.has(u) && (seen.add(u), true));
+  }
+
+  /**
+   * Indexes some of the entries (all of them, or a worker's share for `check --jobs`, in Vis's order):
+   * for each, the modules it checks (the entry first), and which entry each module is first imported by.
+   */
+  indexShare(entries: EntryFile[]): { reached: string[][]; owners: Map<string, string> } {
     const owners = new Map<string, string>();
-    for (const e of this.entries()) {
+    const reached = entries.map((e) => {
       const checked = e.scope !== 'global' || (this.root && inside(e.path, this.root));
+      const list: string[] = [];
       for (const file of this.reached(e.path)) {
         if (!owners.has(file) && !this.entry(file)) owners.set(file, path.resolve(e.path));
-        if (checked && !seen.has(file)) {
-          seen.add(file);
-          out.push(toUri(file));
-        }
+        if (checked) list.push(toUri(file));
       }
       // A package's pyproject.toml, checked with it (the MAN rules).
-      const pyproject = path.join(path.dirname(e.path), 'pyproject.toml');
-      if (checked && e.packaged && path.basename(e.path) === 'extension.py' && !seen.has(pyproject)) {
-        seen.add(pyproject);
-        out.push(toUri(pyproject));
-      }
-    }
+      if (checked && e.packaged && path.basename(e.path) === 'extension.py') list.push(toUri(path.join(path.dirname(e.path), 'pyproject.toml')));
+      return list;
+    });
+    return { reached, owners };
+  }
+
+  /** Which entry each module is imported by (its environment): from indexing. */
+  adoptOwners(owners: Map<string, string>): void {
     const changed = owners.size !== this.owners.size || [...owners].some(([k, v]) => this.owners.get(k) !== v);
     if (changed) {
       this.owners = owners;
       this.epoch++;
     }
-    return out;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -615,7 +723,7 @@ export class Program {
         let readers = self.readers.get(file);
         if (!readers) self.readers.set(file, (readers = new Set()));
         readers.add(uri);
-        const scope = analysis && scopeOf(analysis.model, { path: file, entry: !!self.entry(file) });
+        const scope = analysis && self.scopeFor(target, analysis.model, file, !!self.entry(file));
         scopes.set(file, scope);
         return scope;
       },
@@ -638,7 +746,24 @@ export class Program {
     const deps = new Map<string, string | undefined>();
     const next: Join = { analysis, epoch: this.epoch, format: this.contractFormat, deps, loader: this.loaderFor(uri, deps) };
     this.joins.set(uri, next);
+    this.joinsMade++;
     return next;
+  }
+
+  /** Joins made so far: what a kept Symbol analysis computes lazily is computed again after a new one. */
+  private joinsMade = 0;
+
+  /**
+   * The loader a module's Symbol analyses keep: the loader of the join being computed, or later (a
+   * contract computed for a hover) of the module's current join, so what it reads is current.
+   */
+  private liveLoader(uri: string): ModuleLoader {
+    return {
+      load: (from, name) => {
+        const j = this.joining?.analysis.uri === uri ? this.joining : this.join(uri);
+        return j?.loader.load(from, name);
+      },
+    };
   }
 
   private fresh(j: Join): boolean {
@@ -652,14 +777,33 @@ export class Program {
     if (!j) return [];
     if (!j.infos) {
       const file = filePathOf(uri);
+      const entry = !file || this.role(uri) !== 'module';
+      const units = this.unitsOf(uri);
+      const outer = this.joining;
+      this.joining = j;
+      units.symbols.begin();
+      this.currents.clear();
       try {
         // In a sliced job the modules a join reads are analysed to their end; the join itself stops
         // between Symbols when the slice's time is up, and goes on in the next slice.
-        j.infos = unsliced(() => symbolInfos(j.analysis.model, { format: contractFormatFor(j.analysis.model.sdk, j.format), loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' }));
+        j.infos = unsliced(() =>
+          symbolInfos(j.analysis.model, {
+            format: contractFormatFor(j.analysis.model.sdk, j.format),
+            loader: this.liveLoader(uri),
+            path: file,
+            entry,
+            scope: this.scopeFor(uri, j.analysis.model, file, entry),
+            memo: (call, analyse) => units.symbols.get(call, analyse),
+            version: () => this.joinsMade,
+          }),
+        );
+        units.symbols.sweep();
       } catch (e) {
         if (e instanceof SliceExpired) throw e;
         // A fault in the static analysis must not take the module's other results down with it.
         j.infos = [];
+      } finally {
+        this.joining = outer;
       }
       this.stats.symbolAnalyses++;
       this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
@@ -690,22 +834,32 @@ export class Program {
     if (!j) return [];
     if (!j.findings) {
       const model = j.analysis.model;
+      const units = this.unitsOf(uri);
+      const outer = this.joining;
       try {
         // Rules may read parts of the model lazily (parameters parse on first use): contained too.
-        j.findings = unsliced(() => guarded(() =>
-          runRules(model, this.policyFor(uri), allRules, {
+        j.findings = unsliced(() => guarded(() => {
+          units.beginRules();
+          this.currents.clear();
+          this.joining = j;
+          const found = runRules(model, this.policyFor(uri), allRules, {
             contractFormat: j.format,
             role: this.role(uri),
             symbols: () => this.symbols(uri),
             resolver: { loader: j.loader },
+            units,
             source: () => this.sourceOf(j.analysis),
-          }),
-        ));
+          });
+          units.endRules();
+          return found;
+        }));
       } catch (e) {
         if (!(e instanceof ParserFault)) throw e;
         // The file gets one finding that says so, in place of the rest.
         const unanalysed = { rule: 'ANA-001' as const, message: `vis-authoring could not analyse this file: a check failed (${e.reason})`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
         j.findings = model.generation ? runRules({ ...model, unanalysed }, this.policyFor(uri)) : [];
+      } finally {
+        this.joining = outer;
       }
       if (this.role(uri) === 'entry') j.findings.push(...this.manifestFindings(uri, j));
       this.stats.ruleRuns++;
@@ -731,12 +885,10 @@ export class Program {
     const owner = file && this.entryFor(file);
     if (owner && owner !== path.resolve(file)) this.findings(toUri(owner));
     const findings = this.findings(uri).filter((f) => !f.uri || f.uri === uri);
-    for (const other of this.reporters(uri)) findings.push(...this.findings(other).filter((f) => f.uri === uri));
+    // What other modules put on it, by module in URI order (so the order does not depend on what was computed first).
+    for (const other of this.reporters(uri).sort()) findings.push(...this.findings(other).filter((f) => f.uri === uri));
     findings.push(...this.workspaceFindings().filter((f) => f.uri === uri));
-    findings.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
-    const policy = this.policyFor(uri);
-    const kept = applySuppressions(findings, a.suppressions, isRuleId, (id) => policy[id] === 'off', policy[UNUSED] ?? 'hint', () => this.sourceOf(a));
-    return { ...a, findings: kept };
+    return { ...a, findings: shownFindings(findings, a.suppressions, this.policyFor(uri), () => this.sourceOf(a)) };
   }
 
   /** Modules whose analysis read this one (so may report on it), this one excluded. */
@@ -807,20 +959,21 @@ export class Program {
 
   /** The extensions the entries register, in Vis's load order. */
   registeredExtensions(): RegisteredExtension[] {
-    const out: RegisteredExtension[] = [];
-    for (const e of this.entries()) {
-      const uri = toUri(e.path);
-      // Through the join, so the model carries its SDK profile with the project's pins.
-      const analysis = this.join(uri)?.analysis;
-      const ext = analysis && findExtension(analysis.model);
-      if (!ext) continue;
-      const text = (field: string) => {
-        const arg = ext.fields.get(field);
-        return arg && arg.value.kind === 'str' ? { value: arg.value.value, range: arg.value.range } : undefined;
-      };
-      out.push({ uri, path: e.path, scope: e.scope, name: text('name'), alias: text('alias'), anchor: ext.anchor.range });
-    }
-    return out;
+    return this.entries().flatMap((e) => this.registeredExtension(e) ?? []);
+  }
+
+  /** The extension an entry registers, if it registers one. */
+  registeredExtension(e: EntryFile): RegisteredExtension | undefined {
+    const uri = toUri(e.path);
+    // Through the join, so the model carries its SDK profile with the project's pins.
+    const analysis = this.join(uri)?.analysis;
+    const ext = analysis && findExtension(analysis.model);
+    if (!ext) return undefined;
+    const text = (field: string) => {
+      const arg = ext.fields.get(field);
+      return arg && arg.value.kind === 'str' ? { value: arg.value.value, range: arg.value.range } : undefined;
+    };
+    return { uri, path: e.path, scope: e.scope, name: text('name'), alias: text('alias'), anchor: ext.anchor.range };
   }
 
   /** Findings across entries (WS-001…WS-003), on the entries they concern. */
@@ -832,17 +985,7 @@ export class Program {
     const unwatched = this.unwatchedFor.list;
     const key = `${this.epoch}|${this.modules.analyses}|${unwatched.map((u) => this.stamp(u)).join('|')}`;
     if (this.crossFile?.key === key) return this.crossFile.findings;
-    const extensions = this.registeredExtensions();
-    const findings: Finding[] = [];
-    for (const rule of workspaceRules) {
-      rule.check({
-        extensions,
-        report: (uri, range, message, related) => {
-          const severity = this.policyFor(uri)[rule.id] ?? rule.severity;
-          if (severity !== 'off') findings.push({ rule: rule.id, severity, message, range, uri, related });
-        },
-      });
-    }
+    const findings = checkWorkspace(this.registeredExtensions(), (uri) => this.policyFor(uri));
     this.crossFile = { key, findings };
     return findings;
   }
@@ -998,8 +1141,55 @@ export class Program {
       this.epoch++;
       this.entryList = undefined;
       this.envs.clear();
-      if (name.endsWith('.pth') || name === 'pyvenv.cfg' || kind !== 'changed') this.venvRoots.clear();
+      if (name.endsWith('.pth') || name === 'pyvenv.cfg' || kind !== 'changed') {
+        this.venvRoots.clear();
+        this.venvDirs.clear();
+      }
     }
     if (kind === 'deleted') this.modules.forget(toUri(abs));
   }
+}
+
+/** A module's scope that follows its versions (see Program.scopeFor). */
+class LiveScope implements ModuleScope {
+  constructor(
+    public model: Model,
+    readonly path: string | undefined,
+    private readonly entry: boolean,
+  ) {}
+
+  /** Annotations are strings: `from __future__ import annotations`, or an entry file. */
+  get postponed(): boolean {
+    return this.model.futureAnnotations || this.entry;
+  }
+}
+
+/** The findings across entries (WS rules) for the extensions they register, in Vis's load order. */
+export function checkWorkspace(extensions: RegisteredExtension[], policyFor: (uri: string) => SeverityOverrides): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of workspaceRules) {
+    rule.check({
+      extensions,
+      report: (uri, range, message, related) => {
+        const severity = policyFor(uri)[rule.id] ?? rule.severity;
+        if (severity !== 'off') findings.push({ rule: rule.id, severity, message, range, uri, related });
+      },
+    });
+  }
+  return findings;
+}
+
+/** A module's findings as shown: in `compareFindings` order, its suppression comments applied (SUP-001 for unused ones). */
+export function shownFindings(findings: Finding[], suppressions: Suppressions, policy: SeverityOverrides, source: () => SourceText | undefined): Finding[] {
+  findings.sort(compareFindings);
+  return applySuppressions(findings, suppressions, isRuleId, (id) => policy[id] === 'off', policy[UNUSED] ?? 'hint', source);
+}
+
+/**
+ * The order findings are shown in: by where they start (a stable sort: at one place, a module's own
+ * findings in the order its rules found them, then those of other modules by module URI, then the
+ * cross-file checks).
+ */
+export function compareFindings(x: Finding, y: Finding): number {
+  return x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character;
 }

@@ -34,7 +34,12 @@ export function commandLineTargets(paths: string[], options: Omit<ProgramOptions
       if ((e as NodeJS.ErrnoException).code !== 'ELOOP') return { missing: p };
     }
     const abs = path.resolve(p);
-    if (stat?.isDirectory()) targets.push({ program: new Program({ ...options, root: abs, entries: entriesOfDirectory(abs) }), uris: [], given: p, abs });
+    if (stat?.isDirectory()) {
+      const program = new Program({ ...options, root: abs, entries: entriesOfDirectory(abs) });
+      // Files do not change during a command: each file's stamp is read once (as when an editor reports changes).
+      program.configure({ watched: [abs] });
+      targets.push({ program, uris: [], given: p, abs });
+    }
     else {
       const uri = pathToFileURL(abs).href;
       targets.push({ program: files.programFor(uri), uris: [uri], given: p, abs });

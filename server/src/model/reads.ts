@@ -1,0 +1,298 @@
+// What a piece of analysis read from the declaration models, so that its result can be reused for a
+// later version when nothing it read changed.
+//
+// Every property of a model (`trackModel`) and every lookup in its maps (`bindings.get(name)`,
+// `sdkCalls.get(key)`, `factories.get(fn)`) notes what it returned while a `Reads` is recording. Model
+// parts come from statement fragments (server/src/model/build.ts) that keep their identity while their
+// statement's text and position do not change, so "nothing changed" is: the same scalars, and the same
+// objects in the lists and lookups that were read. A model read at all also depends on its imports and
+// SDK profile (they decide what every call and decorator qualifies to).
+//
+// The rule framework (server/src/rules/index.ts: `ctx.unit`) and the Symbol analysis (the program's
+// joins) record per unit of work (a call, a Symbol) and check the reads against the current models
+// before reusing a result, so a new rule gets this for free.
+import type { Model } from './types';
+
+interface ModelReads {
+  /** The model read (moved to its current version once a check found the reads unchanged). */
+  model: Model;
+  /** Properties read: key, value, key, value... */
+  props?: unknown[];
+  /** Per map: the keys looked up and what they gave. */
+  lookups?: Map<string, Map<unknown, unknown>>;
+  /** Maps read whole (iterated, or their size). */
+  whole?: string[];
+}
+
+/** What a unit of analysis read, per model. */
+export class Reads {
+  /** One entry per model read (a unit reads one or a few). */
+  readonly models: ModelReads[] = [];
+
+  private of(model: Model): ModelReads {
+    for (const r of this.models) if (r.model === model) return r;
+    const r: ModelReads = { model };
+    this.models.push(r);
+    return r;
+  }
+
+  /** A property of a model and its value (a list is compared by its items). */
+  prop(model: Model, key: string, value: unknown): void {
+    const r = this.of(model);
+    const props = (r.props ??= []);
+    for (let i = 0; i < props.length; i += 2) if (props[i] === key) return;
+    props.push(key, value);
+  }
+
+  lookup(model: Model, map: string, key: unknown, value: unknown): void {
+    const r = this.of(model);
+    const lookups = (r.lookups ??= new Map());
+    let m = lookups.get(map);
+    if (!m) lookups.set(map, (m = new Map()));
+    if (!m.has(key)) m.set(key, value);
+  }
+
+  whole(model: Model, map: string): void {
+    const r = this.of(model);
+    if (!r.whole?.includes(map)) (r.whole ??= []).push(map);
+  }
+
+  /** Adds what another unit read (a unit that used another's result depends on its reads too). */
+  merge(other: Reads): void {
+    for (const r of other.models) {
+      if (r.props) for (let i = 0; i < r.props.length; i += 2) this.prop(r.model, r.props[i] as string, r.props[i + 1]);
+      r.lookups?.forEach((keys, map) => keys.forEach((v, k) => this.lookup(r.model, map, k, v)));
+      if (r.whole) for (const map of r.whole) this.whole(r.model, map);
+      if (!r.props && !r.lookups && !r.whole) this.of(r.model);
+    }
+  }
+}
+
+let recorder: Reads | undefined;
+
+/** Runs `work` noting what it reads from models into `reads` (and into any recording around it). */
+export function recording<T>(reads: Reads, work: () => T): T {
+  const outer = recorder;
+  recorder = reads;
+  try {
+    return work();
+  } finally {
+    recorder = outer;
+    outer?.merge(reads);
+  }
+}
+
+/** Tells the recording in progress (if any) that a reused result read these. */
+export function reused(reads: Reads): void {
+  recorder?.merge(reads);
+}
+
+const RAW = Symbol('raw');
+type Tracked = Model & { [RAW]?: Record<string, unknown> };
+
+/** A map of a model whose lookups are noted. */
+export class TrackedMap<K, V> extends Map<K, V> {
+  /** The model it belongs to and its property name (set by trackModel). */
+  private owner?: Model;
+  private label = '';
+
+  constructor(entries?: Iterable<readonly [K, V]>) {
+    super();
+    if (entries) for (const [k, v] of entries) super.set(k, v);
+  }
+
+  /** Makes its reads noted as reads of `model[label]`. */
+  own(model: Model, label: string): this {
+    this.owner = model;
+    this.label = label;
+    return this;
+  }
+
+  /** The value, without noting the read. */
+  peek(key: K): V | undefined {
+    return super.get(key);
+  }
+
+  override get(key: K): V | undefined {
+    const v = super.get(key);
+    if (recorder && this.owner) recorder.lookup(this.owner, this.label, key, v);
+    return v;
+  }
+
+  override has(key: K): boolean {
+    const v = super.get(key);
+    if (recorder && this.owner) recorder.lookup(this.owner, this.label, key, v);
+    return v !== undefined || super.has(key);
+  }
+
+  override get size(): number {
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
+    return super.size;
+  }
+
+  override forEach(fn: (value: V, key: K, map: Map<K, V>) => void, thisArg?: unknown): void {
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
+    super.forEach(fn, thisArg);
+  }
+
+  override entries(): MapIterator<[K, V]> {
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
+    return super.entries();
+  }
+
+  override keys(): MapIterator<K> {
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
+    return super.keys();
+  }
+
+  override values(): MapIterator<V> {
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
+    return super.values();
+  }
+
+  override [Symbol.iterator](): MapIterator<[K, V]> {
+    if (recorder && this.owner) recorder.whole(this.owner, this.label);
+    return super.entries();
+  }
+
+  /** Every entry, without noting the read. */
+  all(): [K, V][] {
+    return [...super.entries()];
+  }
+}
+
+/**
+ * Makes every property read of a model noted while recording (in place: properties become accessors
+ * over the same values; maps become TrackedMaps). Returns the model.
+ */
+export function trackModel<M extends Model>(model: M): M {
+  const raw: Record<string, unknown> = {};
+  const m = model as unknown as Tracked & Record<string, unknown>;
+  for (const key of Object.keys(model)) {
+    const wrap = (v: unknown) => (v instanceof TrackedMap ? v.own(model, key) : v instanceof Map ? new TrackedMap(v).own(model, key) : v);
+    raw[key] = wrap(m[key]);
+    Object.defineProperty(model, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const v = raw[key];
+        if (recorder && !(v instanceof Map)) recorder.prop(model, key, v);
+        return v;
+      },
+      set(v: unknown) {
+        raw[key] = wrap(v);
+      },
+    });
+  }
+  // Optional properties set later (an absent `script`, `unanalysed`, `generation`) are read as undefined:
+  // noted too.
+  for (const key of OPTIONAL) {
+    if (key in raw) continue;
+    raw[key] = undefined;
+    Object.defineProperty(model, key, {
+      enumerable: false,
+      configurable: true,
+      get() {
+        recorder?.prop(model, key, raw[key]);
+        return raw[key];
+      },
+      set(v: unknown) {
+        raw[key] = v;
+        Object.defineProperty(model, key, { enumerable: true });
+      },
+    });
+  }
+  Object.defineProperty(model, RAW, { value: raw, enumerable: false });
+  return model;
+}
+
+const OPTIONAL = ['generation', 'script', 'unanalysed', 'sdk'];
+
+function rawOf(model: Model): Record<string, unknown> | undefined {
+  return (model as Tracked)[RAW];
+}
+
+function sameItems(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** How two values of a model property are compared: extra comparisons by property name (the SDK profile). */
+const sameScalar: Record<string, (a: unknown, b: unknown) => boolean> = {};
+
+/** Registers how a model property that is rebuilt with each version is compared (by what it says). */
+export function compareModelProperty(key: string, same: (a: unknown, b: unknown) => boolean): void {
+  sameScalar[key] = same;
+}
+
+/** The properties every read of a model depends on: what its calls and decorators qualify to. */
+const QUALIFYING = ['imports', 'sdk'];
+
+/**
+ * Whether everything `reads` noted is the same in the current models (`current` gives the current
+ * version of a model, or undefined when the module is gone). When it is, the reads are moved to the
+ * current versions (older versions are not kept alive, and the next check of an unchanged module is one
+ * comparison).
+ */
+export function stillValid(reads: Reads, current: (model: Model) => Model | undefined): boolean {
+  const outer = recorder;
+  recorder = undefined;
+  try {
+    for (const r of reads.models) if (!unchanged(r, current)) return false;
+  } finally {
+    recorder = outer;
+  }
+  for (const r of reads.models) r.model = current(r.model)!;
+  return true;
+}
+
+function unchanged(r: ModelReads, current: (model: Model) => Model | undefined): boolean {
+  const old = r.model;
+  const cur = current(old);
+  if (!cur) return false;
+  if (cur === old) return true;
+  const a = rawOf(old);
+  const b = rawOf(cur);
+  if (!a || !b) return false;
+  for (const key of QUALIFYING) if (!same(key, a[key], b[key])) return false;
+  const props = r.props;
+  if (props) for (let i = 0; i < props.length; i += 2) if (!same(props[i] as string, props[i + 1], b[props[i] as string])) return false;
+  let ok = true;
+  r.lookups?.forEach((keys, map) => {
+    const m = b[map];
+    if (!ok || !(m instanceof TrackedMap)) {
+      ok = false;
+      return;
+    }
+    keys.forEach((v, k) => {
+      if (ok && !sameItems(v, m.peek(k))) ok = false;
+    });
+  });
+  if (!ok) return false;
+  if (r.whole) {
+    for (const map of r.whole) {
+      const x = a[map];
+      const y = b[map];
+      if (!(x instanceof TrackedMap) || !(y instanceof TrackedMap)) return false;
+      const xs = x.all();
+      if (xs.length !== y.all().length) return false;
+      for (const [k, v] of xs) if (!sameItems(v, y.peek(k))) return false;
+    }
+  }
+  return true;
+}
+
+function same(key: string, a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return sameItems(a, b);
+  const cmp = sameScalar[key];
+  return cmp ? cmp(a, b) : false;
+}
+
+/** A model's URI, without noting the read. */
+export function uriOf(model: Model): string {
+  const raw = rawOf(model);
+  return (raw ? raw.uri : model.uri) as string;
+}

@@ -1,0 +1,154 @@
+// What a module does when its code runs, not when it is imported: the bodies of its functions and methods
+// (nested ones included) and its lambdas, with every call resolved through the imports in effect there
+// (a parameter or local name that shadows an import is nobody's SDK). Bodies are read only when their text
+// names something a runtime rule looks at (an SDK module's alias, `os`, `environ`...), so a module that
+// never calls the SDK at run time costs nothing here.
+import { flavourOf, qualify } from './sdk';
+import type { BodyFlow, Call, ClassDecl, FunctionDecl, ImportBinding, Model, Param, Value } from './types';
+
+/** Modules whose names make a body worth reading. */
+const WATCHED = /^(?:vis|blockether|vis_lang_interface|os)(?:\.|$)/;
+
+/** A function body, read: what it does, and how a dotted name written in it resolves. */
+export interface Body {
+  fn: FunctionDecl;
+  flow: BodyFlow;
+  /** The functions around it, innermost first (itself excluded). */
+  outer: FunctionDecl[];
+  /** The qualified name a dotted name refers to inside the body, or undefined (a local, or not imported). */
+  qualify(dotted: string): string | undefined;
+  /** Whether a name is the body's own (a parameter or a local of it or of a function around it). */
+  local(name: string): boolean;
+}
+
+/** A call made when code runs: a copy whose `qualified` and `sdk` say what it calls from where it is written. */
+export interface RuntimeCall {
+  call: Call;
+  /** The function body it is in (undefined for a lambda written at module level). */
+  body?: Body;
+  /** The lambda it is in, when it is in one. */
+  lambda?: Extract<Value, { kind: 'lambda' }>;
+  /** Whether a name is local where the call is written (so the module's binding of it is not what it is). */
+  local(name: string): boolean;
+  /** The qualified name a dotted name refers to where the call is written. */
+  qualify(dotted: string): string | undefined;
+}
+
+interface Scope {
+  names: ReadonlySet<string>;
+  imports: readonly ImportBinding[];
+}
+
+function scopeOfFunction(fn: FunctionDecl, flow: BodyFlow): Scope {
+  const names = new Set(flow.locals);
+  for (const p of fn.params) names.add(p.name);
+  return { names, imports: flow.imports };
+}
+
+function scopeOfParams(params: readonly Param[]): Scope {
+  return { names: new Set(params.map((p) => p.name)), imports: [] };
+}
+
+function resolveIn(model: Model, scopes: readonly Scope[], dotted: string): string | undefined {
+  const head = dotted.split('.', 1)[0];
+  for (const s of scopes) {
+    const imp = [...s.imports].reverse().find((i) => i.local === head);
+    if (imp) {
+      const base = imp.name !== undefined ? `${imp.module}.${imp.name}` : imp.aliased ? imp.module : head;
+      return base + dotted.slice(head.length);
+    }
+    if (s.names.has(head)) return undefined;
+  }
+  return qualify(model, dotted);
+}
+
+/** The pattern of the names a body must mention to be read (undefined: none, so no body is read). */
+function watchedNames(model: Model): RegExp | undefined {
+  const names = new Set<string>();
+  for (const imp of model.imports) {
+    const target = imp.name !== undefined ? `${imp.module}.${imp.name}` : imp.module;
+    if (WATCHED.test(target)) names.add(imp.local);
+  }
+  if (!names.size) return undefined;
+  // Imports inside a body bring their own names in: `import` is enough to read it.
+  return new RegExp(`\\b(?:${[...names].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|import|environ|getenv)\\b`, 'u');
+}
+
+function* functionsOf(model: Model): Generator<FunctionDecl> {
+  yield* model.functions;
+  const classes = (cs: ClassDecl[]): ClassDecl[] => cs.flatMap((c) => [c, ...classes(c.classes)]);
+  for (const c of classes(model.classes)) yield* c.methods;
+}
+
+const cache = new WeakMap<Model, { bodies: Body[]; calls: RuntimeCall[] }>();
+
+function collect(model: Model): { bodies: Body[]; calls: RuntimeCall[] } {
+  const hit = cache.get(model);
+  if (hit) return hit;
+  const bodies: Body[] = [];
+  const calls: RuntimeCall[] = [];
+  const watched = watchedNames(model);
+  const resolved = (call: Call, scopes: readonly Scope[]): Call => {
+    if (call.inner) return call;
+    const qualified = resolveIn(model, scopes, call.callee);
+    return { ...call, qualified, sdk: flavourOf(qualified) };
+  };
+  const local = (scopes: readonly Scope[]) => (name: string) => scopes.some((s) => s.names.has(name) || s.imports.some((i) => i.local === name));
+  const lambdaCalls = (l: Extract<Value, { kind: 'lambda' }>, scopes: readonly Scope[], body?: Body) => {
+    const inner = [scopeOfParams(l.params), ...scopes];
+    const isLocal = local(inner);
+    const q = (dotted: string) => resolveIn(model, inner, dotted);
+    for (const c of l.calls) calls.push({ call: resolved(c, inner), body, lambda: l, local: isLocal, qualify: q });
+  };
+  const visit = (fn: FunctionDecl, outer: FunctionDecl[], scopes: readonly Scope[]) => {
+    if (!watched || !watched.test(fn.text)) return;
+    const flow = fn.body.flow;
+    const mine = [scopeOfFunction(fn, flow), ...scopes];
+    const body: Body = { fn, flow, outer, qualify: (dotted) => resolveIn(model, mine, dotted), local: local(mine) };
+    bodies.push(body);
+    for (const c of flow.calls) calls.push({ call: resolved(c, mine), body, local: body.local, qualify: body.qualify });
+    for (const l of flow.lambdas) lambdaCalls(l, mine, body);
+    for (const inner of flow.functions) visit(inner, [fn, ...outer], mine);
+  };
+  for (const fn of functionsOf(model)) visit(fn, [], []);
+  if (watched) for (const l of moduleLambdas(model)) lambdaCalls(l, []);
+  const out = { bodies, calls };
+  cache.set(model, out);
+  return out;
+}
+
+/** Lambdas written at module level: in the arguments of module-level calls and in assigned values. */
+export function moduleLambdas(model: Model): Extract<Value, { kind: 'lambda' }>[] {
+  const out = new Set<Extract<Value, { kind: 'lambda' }>>();
+  const walk = (v: Value, depth: number): void => {
+    if (depth > 64) return;
+    switch (v.kind) {
+      case 'lambda':
+        out.add(v);
+        return;
+      case 'list':
+      case 'tuple':
+      case 'set':
+        for (const i of v.items) walk(i, depth + 1);
+        return;
+      case 'dict':
+        for (const e of v.entries) walk(e.value, depth + 1);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const c of model.calls) for (const a of c.args) walk(a.value, 0);
+  for (const list of model.bindings.values()) for (const b of list) if (b.kind === 'assign') walk(b.value, 0);
+  return [...out];
+}
+
+/** The function bodies of the module that mention an SDK (or `os`), read. */
+export function runtimeBodies(model: Model): Body[] {
+  return collect(model).bodies;
+}
+
+/** Every call made at run time (in function bodies and lambdas), resolved from where it is written. */
+export function runtimeCalls(model: Model): RuntimeCall[] {
+  return collect(model).calls;
+}

@@ -1,0 +1,104 @@
+// Typing into a realistic extension file, one character at every position, as an editor sends it (a new
+// version per keystroke, then the character removed again): a syntax or indentation error anywhere
+// keeps the findings of the statements around it, and the findings after each keystroke are exactly
+// those of a fresh analysis of the same text.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { Analyzer, analyzeText } from '../server/src/analysis';
+import { initParser, newParser } from '../server/src/parse/parser';
+import type { Finding } from '../server/src/rules/types';
+
+before(async () => {
+  await initParser();
+});
+
+const TEXT = fs.readFileSync(path.join(__dirname, 'fixtures', 'edits', 'notes.py'), 'utf8');
+const URI = 'file:///work/notes/notes.py';
+
+const key = (f: Finding, rows = 0) => `${f.rule}|${f.range.start.line + rows}:${f.range.start.character}-${f.range.end.line + rows}:${f.range.end.character}|${f.message}`;
+
+/** The rows of each top-level statement of the clean file, as tree-sitter's own parse of the whole file has them. */
+function statementRows(text: string): [number, number][] {
+  const parser = newParser();
+  const tree = parser.parse(text)!;
+  try {
+    assert.equal(tree.rootNode.hasError, false, 'the fixture is valid Python');
+    return tree.rootNode.namedChildren.filter((n) => n!.type !== 'comment').map((n) => [n!.startPosition.row, n!.endPosition.row]);
+  } finally {
+    tree.delete();
+    parser.delete();
+  }
+}
+
+/** The text with the given rows blanked (every character but the newlines a space). */
+function blanked(text: string, [from, to]: [number, number]): string {
+  return text
+    .split('\n')
+    .map((line, row) => (row >= from && row <= to ? ' '.repeat(line.length) : line))
+    .join('\n');
+}
+
+describe('typing into a realistic file', () => {
+  it('keeps the findings of the statements an edit did not touch, typing at every position', () => {
+    const statements = statementRows(TEXT);
+    const original = analyzeText(URI, TEXT).findings;
+    assert.ok(original.length >= 10, `the fixture has findings to keep (${original.length})`);
+    // What each statement's findings need: those still there when that statement is gone altogether.
+    const without = statements.map((rows) => new Set(analyzeText(URI, blanked(TEXT, rows)).findings.map((f) => key(f))));
+    const analyzer = new Analyzer();
+    let version = 1;
+    analyzer.analyze(URI, version++, TEXT);
+    const lineOf = (offset: number) => TEXT.slice(0, offset).split('\n').length - 1;
+    const others = ['(', '"', ':', ' ', '\n', '\t', '[', ')', '#', '@', "'", '\\'];
+    let checked = 0;
+    let kept = 0;
+    for (let at = 0; at <= TEXT.length; at++) {
+      const typed = ['x', ...(at % 7 === 0 ? [others[(at / 7) % others.length]] : [])];
+      for (const ch of typed) {
+        const row = lineOf(at);
+        const s = statements.findIndex(([a, b]) => row >= a && row <= b);
+        const [from, to] = s === -1 ? [row, row] : statements[s];
+        const gone = s === -1 ? undefined : without[s];
+        const rows = ch === '\n' ? 1 : 0;
+        const edited = TEXT.slice(0, at) + ch + TEXT.slice(at);
+        const got = new Set(analyzer.analyze(URI, version++, edited).findings.map((f) => key(f)));
+        for (const f of original) {
+          const line = f.range.start.line;
+          if (line >= from && line <= to) continue;
+          if (gone && !gone.has(key(f))) continue;
+          // Lines after the edited one move down when a line break was typed.
+          const shift = line > row || (line === row && f.range.start.character >= at - TEXT.lastIndexOf('\n', at - 1) - 1) ? rows : 0;
+          assert.ok(got.has(key(f, shift)), `typing ${JSON.stringify(ch)} at line ${row + 1}, column ${at - TEXT.lastIndexOf('\n', at - 1)} lost ${key(f)}\n${[...got].join('\n')}`);
+          kept++;
+        }
+        checked++;
+        // Back to the clean file: exactly its findings again.
+        const back = analyzer.analyze(URI, version++, TEXT).findings;
+        assert.deepEqual(back.map((f) => key(f)), original.map((f) => key(f)), `after removing ${JSON.stringify(ch)} at ${at}`);
+      }
+    }
+    assert.ok(checked > TEXT.length && kept > checked * 5, `${checked} edits, ${kept} findings kept`);
+  });
+
+  it('gives after each keystroke exactly the findings of a fresh analysis of the same text', () => {
+    const analyzer = new Analyzer();
+    let version = 1;
+    let text = TEXT;
+    analyzer.analyze(URI, version++, text);
+    const chars = ['x', '(', '"', '\n', ' ', ')', ':', '"""', '#', '\t'];
+    let seed = 11;
+    const rnd = (k: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % k);
+    for (let i = 0; i < 400; i++) {
+      const at = rnd(text.length + 1);
+      // Keystrokes pile up (typing, deleting), with a return to the clean file now and then.
+      if (i % 40 === 39) text = TEXT;
+      else if (rnd(4) === 0) text = text.slice(0, at) + text.slice(at + 1 + rnd(3));
+      else text = text.slice(0, at) + chars[rnd(chars.length)] + text.slice(at);
+      const got = analyzer.analyze(URI, version++, text).findings;
+      const fresh = analyzeText(URI, text).findings;
+      assert.deepEqual(got, fresh, `edit ${i}`);
+    }
+  });
+});

@@ -1,0 +1,183 @@
+// The runtime families: what tools and callbacks do when they run (vis-sdk.md §5.1–§5.3): durable state
+// values, log and notify levels, vis.fs operations, vis.ask forms and vis.live views. Each rule has a
+// failing case with its exact messages and ranges, and a passing one; the realistic extensions in
+// test/fixtures/runtime use every family correctly and get no error or warning.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { initParser } from '../../server/src/parse/parser';
+import { fixture, findings, findingsOf, py } from '../helpers/fixture';
+
+before(async () => {
+  await initParser();
+});
+
+const G3 = 'import blockether.vis.extension as vis\n\n';
+const REG = '\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(tool)]))\n';
+/** A G3 file whose one tool runs `body` (indented four spaces). */
+const tool = (body: string) => G3 + 'def tool(name: str) -> str:\n    """Do one thing."""\n' + body.replace(/^/gm, '    ') + '\n    return name\n' + REG;
+
+interface Case {
+  rule: string;
+  bad: string;
+  messages: string[];
+  good: string;
+}
+
+const cases: Case[] = [
+  {
+    rule: 'STATE-001',
+    bad: tool('vis.state["k"] = [|{1, 2}|]\nvis.state["t"] = [|(1, 2)|]\nvis.state.update(when=[|datetime.datetime.now()|])\nvis.state["rows"] = [1, [|b"x"|]]'),
+    messages: [
+      'vis.state keeps plain data (dict, list, str, number, bool), not a set: store a list',
+      'vis.state keeps plain data (dict, list, str, number, bool): a tuple reads back as a list',
+      'vis.state keeps plain data (dict, list, str, number, bool), not a datetime: store its isoformat() or a timestamp',
+      'vis.state keeps plain data (dict, list, str, number, bool), not bytes',
+    ],
+    good: tool('vis.state["k"] = [1, 2]\nvis.state["m"] = {"a": 1, "b": [True, 2.5, "x"]}\nvis.state.update(last=name)\nseen = set()\nvis.state["seen"] = sorted(seen)'),
+  },
+  {
+    rule: 'STATE-002',
+    bad: tool('vis.state["pending"] = [|None|]'),
+    messages: ["writing None deletes the key 'pending' (a stored None reads as missing): write del vis.state['pending'] or vis.state.pop(...) to say so"],
+    good: tool('del vis.state["pending"]\nvis.state.pop("other", None)\nvalue = None\nvis.state["x"] = value or 0'),
+  },
+  {
+    rule: 'LOG-001',
+    bad: tool('vis.log([|"warning"|], "careful")\nvis.log([|"deployed"|], "info")\nvis.log([|"loud"|], "x")'),
+    messages: [
+      "'warning' is no vis.log level (trace, debug, info, warn or error): Vis shows it as given; did you mean 'warn'?",
+      "vis.log takes the level first: vis.log('info', 'deployed')",
+      "'loud' is no vis.log level (trace, debug, info, warn or error): Vis shows it as given",
+    ],
+    good: tool('vis.log("warn", "careful")\nvis.log("trace", f"{name}")\nlevel = "custom"\nvis.log(level, "x")'),
+  },
+  {
+    rule: 'LOG-002',
+    bad: tool('vis.notify("x", [|"debug"|])\nvis.notify("y", level=[|"warning"|])'),
+    messages: [
+      "'debug' is no vis.notify level (info, success, warn or error): Vis shows it as given; did you mean 'info'?",
+      "'warning' is no vis.notify level (info, success, warn or error): Vis shows it as given; did you mean 'warn'?",
+    ],
+    good: tool('vis.notify("x")\nvis.notify("done", "success")\nvis.notify("y", level="warn")'),
+  },
+  {
+    rule: 'FS-001',
+    bad: tool('text = [|vis.fs.readtext|]("a.txt")\n[|vis.fs.delete|]("b.txt")'),
+    messages: ["'_Fs' object has no attribute 'readtext'", "'_Fs' object has no attribute 'delete'"],
+    good: tool('text = vis.fs.read_text("a.txt")\nif vis.fs.exists("b"):\n    vis.fs.remove("b")'),
+  },
+  {
+    rule: 'ASK-001',
+    bad: tool('vis.ask("t", [{"name": "a", [|"isRequired"|]: True}, {"name": "b", [|"max-length"|]: 3}])\nvis.ask("t", [vis.plaintext("c", [|maxLength|]=3)], [|submitLabel|]="Go")'),
+    messages: [
+      "field key 'isRequired' is not snake_case: Vis refuses it; write 'is_required'",
+      "field key 'max-length' is not snake_case: Vis refuses it; write 'max_length'",
+      "field key 'maxLength' is not snake_case: Vis refuses it; write 'max_length'",
+      "dialog option 'submitLabel' is not snake_case: Vis refuses it; write 'submit_label'",
+    ],
+    good: tool('vis.ask("t", [{"name": "a", "is_required": True}, vis.plaintext("c", max_length=3)], submit_label="Go", timeout_ms=0)'),
+  },
+  {
+    rule: 'ASK-002',
+    bad: tool(
+      'vis.ask([|""|], [{"name": "a"}])\nvis.ask("t", [{"name": "a", "type": [|"text"|]}])\nvis.ask("t", [vis.select("env", [|[]|])])\nvis.ask("t", [{"name": "a"}, {"name": [|"a"|]}])\nvis.ask("t", [vis.slider("s", min=5, max=[|5|])])\nvis.ask("t", [|[vis.heading("Only prose")]|])',
+    ),
+    messages: [
+      'a request needs a title',
+      "unknown field type 'text' — one of checkbox, multiline, multiselect, otp, password, plaintext, range, select",
+      "'env' is a select and needs options to pick from",
+      "two fields are named 'a'",
+      "'s' has min 5 and max 5: a track needs room",
+      'a request needs at least one field that answers',
+    ],
+    good: tool('vis.ask("t", [vis.heading("Where"), vis.select("env", [vis.option("a"), vis.option("b")]), vis.slider("s", min=0, max=10), {"name": "n", "type": "multiline"}])\nvis.ask("t", fields_from_elsewhere())'),
+  },
+  {
+    rule: 'LIVE-001',
+    bad: tool('with vis.live("L", [vis.status("a", "x", [|isActive|]=True)], [|flushMs|]=50) as view:\n    pass'),
+    messages: ["node key 'isActive' is not snake_case: Vis refuses it; write 'is_active'", "view option 'flushMs' is not snake_case: Vis refuses it; write 'flush_ms'"],
+    good: tool('with vis.live("L", [vis.status("a", "x")], flush_ms=50, description="d") as view:\n    view["a"].set("y")'),
+  },
+  {
+    rule: 'LIVE-002',
+    bad: tool('with vis.live("L", [vis.status("a"), vis.row(vis.progress([|"a"|]))]) as view:\n    pass\nwith vis.live("M", [vis.divider([|""|])]) as other:\n    pass'),
+    messages: ["two nodes answer to 'a'", 'a divider node needs an id'],
+    good: tool('with vis.live("L", [vis.status("a"), vis.row("r", vis.progress("b"), vis.output("log"))]) as view:\n    pass'),
+  },
+];
+
+describe('runtime rule families', () => {
+  for (const c of cases) {
+    it(`${c.rule}: reports ${c.messages.length} finding(s) with the message and range`, () => {
+      const { text, ranges } = fixture(c.bad);
+      assert.deepEqual(
+        findingsOf(c.rule, text),
+        c.messages.map((message, i) => ({ message, range: ranges[i] })),
+      );
+    });
+    it(`${c.rule}: stays silent on a valid file`, () => {
+      assert.deepEqual(findingsOf(c.rule, c.good), []);
+    });
+  }
+
+  it('reads calls where they run: nested functions, methods, lambdas and callbacks, through imports made in the body', () => {
+    const text = py`
+      import blockether.vis.extension as vis
+
+      class Tools:
+          """Two tools."""
+
+          def a(self) -> None:
+              """One."""
+              def inner():
+                  vis.log("warning", "x")
+              inner()
+
+      def hook(call):
+          import blockether.vis.extension as sdk
+          sdk.notify("x", "debug")
+
+      prompt = lambda env: vis.state.update(k={1})
+    `;
+    assert.deepEqual(
+      findings(text).filter((f) => /^(LOG|STATE)/.test(f.rule)).map((f) => `${f.rule} ${f.range.start.line}`),
+      ['LOG-001 8', 'LOG-002 13', 'STATE-001 15'],
+    );
+  });
+
+  it('a name local to the body is not the SDK, and a value it cannot know is silent', () => {
+    const text = tool('def log(level, msg):\n    pass\nvis = None\nlevel = compute()\nvis.log(level, "x")');
+    assert.deepEqual(findings(text).filter((f) => /^(LOG|STATE|ASK|LIVE|FS)-/.test(f.rule)), []);
+  });
+
+  it('G1 and G2 files are checked the same way', () => {
+    const g1 = 'import vis\n\ndef bump(n: int = 1) -> int:\n    """Bump."""\n    vis.log("warning", "x")\n    vis.state["s"] = {n}\n    return n\n\nvis.extension(name="c", description="d", alias="c", symbols=[vis.symbol(bump)])\n';
+    const g2 = G3 + 'def bump(n: int = 1) -> int:\n    """Bump."""\n    vis.notify("x", "debug")\n    return n\n\nvis.register(vis.Extension(name="c", description="d", alias="c", symbols=[vis.Symbol(bump)]))\n';
+    assert.deepEqual(findings(g1).filter((f) => /^(LOG|STATE)-/.test(f.rule)).map((f) => f.rule), ['LOG-001', 'STATE-001']);
+    assert.deepEqual(findings(g2).filter((f) => /^LOG-/.test(f.rule)).map((f) => f.rule), ['LOG-002']);
+  });
+
+  it('offers the level, the snake_case key and the vis.fs name as fixes', () => {
+    const text = tool('vis.log(\'warning\', "x")\nvis.log("deployed", "info")\nvis.ask("t", [{"name": "a", "isRequired": True}])\nvis.fs.readtext("a")');
+    const fixes = findings(text).flatMap((f) => (f.fix ? [`${f.rule}: ${f.fix.title} -> ${JSON.stringify(f.fix.edits.map((e) => e.newText))}`] : []));
+    assert.deepEqual(fixes, [
+      `LOG-001: Change to 'warn' -> ["'warn'"]`,
+      'LOG-001: Put the level first -> ["\\"info\\"","\\"deployed\\""]',
+      'ASK-001: Change to is_required -> ["\\"is_required\\""]',
+      'FS-001: Change to vis.fs.read_text -> ["vis.fs.read_text"]',
+    ]);
+  });
+});
+
+describe('realistic extensions that use every runtime family correctly', () => {
+  const dir = path.join(__dirname, '..', 'fixtures', 'runtime');
+  for (const file of ['deploy.py', 'notes.py', 'counter.py', 'lang_toy/extension.py']) {
+    it(`${file}: no error or warning`, () => {
+      const text = fs.readFileSync(path.join(dir, file), 'utf8');
+      const loud = findings(text, `file:///work/ext/${file}`).filter((f) => f.severity === 'error' || f.severity === 'warning');
+      assert.deepEqual(loud.map((f) => `${f.rule} ${f.range.start.line + 1}: ${f.message}`), []);
+    });
+  }
+});
