@@ -108,6 +108,109 @@ const cases: Case[] = [
   },
 ];
 
+const EXT = (fields: string) => `vis.register_extension(vis.Extension(name="t", description="d", alias="t"${fields}))\n`;
+
+cases.push(
+  {
+    rule: 'CB-001',
+    bad:
+      G3 +
+      'from vis_lang_interface.syntax import SyntaxGuard\n\ndef show():\n    return "x"\n\ndef check(sources):\n    return None\n\nguard = SyntaxGuard("toml", (".toml",), [|check|])\n' +
+      EXT(', prompt=[|lambda: "x"|], activation=[|lambda: True|], slash_commands=[vis.SlashCommand("s", [|show|])], op_hooks=guard.op_hooks()'),
+    messages: [
+      "check() takes 1 positional argument but 2 were given: the SyntaxGuard check is called with (sources, root)",
+      "<lambda>() takes 0 positional arguments but 1 was given: the Extension prompt is called with (env)",
+      "<lambda>() takes 0 positional arguments but 1 was given: the Extension activation is called with (env)",
+      "show() takes 0 positional arguments but 1 was given: the SlashCommand run is called with (ctx)",
+    ],
+    good:
+      G3 +
+      'import functools\nfrom vis_lang_interface.syntax import SyntaxGuard\n\ndef show(ctx, *rest):\n    return "x"\n\ndef check(sources, root=None):\n    return None\n\ndef repair(source, *, original, spans, parses_clean, **more):\n    return None\n\n@functools.cache\ndef wrapped():\n    return "x"\n\nguard = SyntaxGuard("toml", (".toml",), check, repair=repair)\n' +
+      EXT(', prompt=lambda env: "x", activation=lambda *a: True, ctx=wrapped, slash_commands=[vis.SlashCommand("s", show)], op_hooks=guard.op_hooks()'),
+  },
+  {
+    rule: 'CB-002',
+    bad: G3 + 'def context(env):\n    if env.get("cwd"):\n        return [|[env["cwd"]]|]\n    return {[|"session_id"|]: 1, "session_env": {}, "t": 2}\n\n' + EXT(', ctx=context'),
+    messages: [
+      'ctx returns a dict of what the extension adds to the session context, not a list',
+      "ctx key 'session_id' is reserved: Vis keeps the engine_ and session_ keys (session_env is the one an extension may add); put it under a key of the extension's own",
+    ],
+    good: G3 + 'def context(env):\n    if not env:\n        return {}\n    return {"t": {"cwd": env.get("cwd")}, "session_env": {"T_HOME": "/t"}}\n\n' + EXT(', ctx=context'),
+  },
+  {
+    rule: 'CB-003',
+    bad: G3 + 'def show(ctx):\n    if ctx.get("args"):\n        return len(ctx["args"]) and 3\n    return [|3|]\n\n' + EXT(', slash_commands=[vis.SlashCommand("s", show), vis.SlashCommand("t", lambda ctx: [|[1]|])]'),
+    messages: ['a slash command returns vis.ok(...), vis.err(...) or text, not a number', 'a slash command returns vis.ok(...), vis.err(...) or text, not a list'],
+    good: G3 + 'def show(ctx):\n    if not ctx.get("args"):\n        return vis.err("no args")\n    return vis.ok("done") if ctx["raw"] else "text"\n\n' + EXT(', slash_commands=[vis.SlashCommand("s", show)]'),
+  },
+  {
+    rule: 'CB-004',
+    bad: G3 + 'def audit(call):\n    if call.get("result") is None:\n        return [|vis.block("failed")|]\n    return None\n\n' + EXT(', op_hooks=[vis.OpHook(["patch"], audit, phase="after")]'),
+    messages: ['an after hook\'s return is ignored: this vis.block(...) refuses nothing, the operation already ran; refuse it in a before hook (phase="before")'],
+    good: G3 + 'def guard(call):\n    return vis.block("no")\n\n' + EXT(', op_hooks=[vis.OpHook(["patch"], guard), vis.OpHook(["shell"], guard, phase="before")]'),
+  },
+);
+
+const LANG = G3 + 'from vis_lang_interface import Diagnostic, FormatResult, LintResult, prompt\nfrom vis_lang_interface.syntax import SyntaxGuard\n\n';
+
+cases.push(
+  {
+    rule: 'LANG-001',
+    bad: LANG + 'ROUTING = prompt.routing("toml", "toml", ("format_code",), [|("Use it.",)|])\n\ndef check(sources, root):\n    rows = [[|Diagnostic|]("a", 1, 1, "error")]\n    return LintResult.of("toml", rows, files=1, [|extra|]=2)\n',
+    messages: [
+      'routing() takes from 2 to 3 positional arguments but 4 were given',
+      "Diagnostic.__init__() missing 1 required positional argument: 'message'",
+      "LintResult.of() got an unexpected keyword argument 'extra'",
+    ],
+    good: LANG + 'ROUTING = prompt.routing("toml", "toml", ("format_code",), notes=("Use it.",))\n\ndef check(sources, root):\n    rows = [Diagnostic("a", 1, 1, "error", "m", rule="x")]\n    return LintResult.of("toml", rows, len(sources))\n',
+  },
+  {
+    rule: 'LANG-002',
+    bad: LANG + 'def check(sources, root):\n    return [Diagnostic("a", 1, 1, [|"fatal"|], "m"), Diagnostic("a", 0, 0, level=[|"warn"|], message="m")]\n',
+    messages: ["level must be one of ('error', 'warning', 'info'), not 'fatal'", "level must be one of ('error', 'warning', 'info'), not 'warn'"],
+    good: LANG + 'def check(sources, root, level="error"):\n    return [Diagnostic("a", 1, 1, "warning", "m"), Diagnostic("a", 1, 1, level, "m")]\n',
+  },
+  {
+    rule: 'LANG-003',
+    bad: LANG + 'def fmt(path: str) -> FormatResult:\n    """Format one file."""\n    return FormatResult("python", [|"a.py"|], ())\n\nguard = SyntaxGuard("toml", [|".toml"|], lambda sources, root: None)\n',
+    messages: [
+      "FormatResult changed is a tuple of strings: the bare string 'a.py' is read as its characters; write ('a.py',)",
+      "SyntaxGuard suffixes is a tuple of strings: the bare string '.toml' is read as its characters; write ('.toml',)",
+    ],
+    good: LANG + 'def fmt(path: str) -> FormatResult:\n    """Format one file."""\n    return FormatResult("python", (path,), (), lines_added=1)\n\nguard = SyntaxGuard("toml", (".toml",), lambda sources, root: None)\n',
+  },
+  {
+    rule: 'LANG-004',
+    bad: LANG + 'guard = SyntaxGuard("toml", [|()|], lambda sources, root: None)\n',
+    messages: ['SyntaxGuard needs at least one file suffix'],
+    good: LANG + 'SUFFIXES = [".toml"]\nguard = SyntaxGuard("toml", SUFFIXES, lambda sources, root: None)\n',
+  },
+);
+
+const ENV_REG = (env: string) => `\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(tool)]${env}))\n`;
+const ENV_TOOL = 'def tool(name: str) -> str:\n    """Do one thing."""\n    return name + os.environ.get("ACME_TOKEN", "")\n';
+
+cases.push(
+  {
+    rule: 'ENV-001',
+    bad: 'import os\n' + G3 + 'KEY = [|os.environ["ACME_KEY"]|]\nTOKEN = [|os.getenv("ACME_TOKEN")|]\nHOME = os.environ.get("HOME")\n\n' + ENV_TOOL + ENV_REG(', env=["ACME_KEY", "ACME_TOKEN"]') + 'LATE = os.environ["ACME_KEY"]\n',
+    messages: [
+      "'ACME_KEY' is read at import, before the registration resolves the declared env: read it in the tool or callback that needs it",
+      "'ACME_TOKEN' is read at import, before the registration resolves the declared env: read it in the tool or callback that needs it",
+    ],
+    good: 'import os\n' + G3 + ENV_TOOL + ENV_REG(', env=["ACME_TOKEN"]'),
+  },
+  {
+    rule: 'ENV-002',
+    bad: 'import os\nfrom os import environ\n' + G3 + 'def tool(name: str) -> str:\n    """Do one thing."""\n    key = [|environ["ACME_SECRET"]|]\n    return name + key + [|os.environ.get("ACME_TOKEN", "")|]\n' + ENV_REG(', env=["ACME_KEY"]'),
+    messages: [
+      "'ACME_SECRET' is read but not declared in env=: Vis resolves only the variables an extension declares; add it to env=",
+      "'ACME_TOKEN' is read but not declared in env=: Vis resolves only the variables an extension declares; add it to env=",
+    ],
+    good: 'import os\n' + G3 + 'NAMES = ["ACME_TOKEN"]\n\n' + ENV_TOOL.replace('return name', 'home = os.environ["HOME"] + os.getenv("VIS_HOME", "")\n    return home + name') + ENV_REG(', env=NAMES'),
+  },
+);
+
 describe('runtime rule families', () => {
   for (const c of cases) {
     it(`${c.rule}: reports ${c.messages.length} finding(s) with the message and range`, () => {
@@ -150,6 +253,18 @@ describe('runtime rule families', () => {
   it('a name local to the body is not the SDK, and a value it cannot know is silent', () => {
     const text = tool('def log(level, msg):\n    pass\nvis = None\nlevel = compute()\nvis.log(level, "x")');
     assert.deepEqual(findings(text).filter((f) => /^(LOG|STATE|ASK|LIVE|FS)-/.test(f.rule)), []);
+  });
+
+  it('a call that does not bind gets only its TypeError', () => {
+    const text = LANG + 'def fmt(path: str) -> FormatResult:\n    """Format one file."""\n    return FormatResult("python", "a.py", (), "", False, 0, 0, 9)\n';
+    assert.deepEqual(findings(text).filter((f) => f.rule.startsWith('LANG-')).map((f) => `${f.rule}: ${f.message}`), ['LANG-001: FormatResult.__init__() takes from 4 to 8 positional arguments but 9 were given']);
+  });
+
+  it('a helper module that does not register, and an env= not written out, are not judged', () => {
+    const helper = 'import os\n' + G3 + 'KEY = os.environ["ACME_KEY"]\n';
+    const unknown = 'import os\n' + G3 + ENV_TOOL + ENV_REG(', env=names_from_config()');
+    assert.deepEqual(findings(helper).filter((f) => f.rule.startsWith('ENV-')), []);
+    assert.deepEqual(findings(unknown).filter((f) => f.rule.startsWith('ENV-')), []);
   });
 
   it('G1 and G2 files are checked the same way', () => {

@@ -21,9 +21,12 @@ import { hostCallRules } from './hostCalls';
 import { loggingRules } from './logging';
 import { stateRules } from './state';
 import { formRules } from './forms';
+import { callbackRules } from './callbacks';
+import { langInterfaceRules } from './langInterface';
+import { environmentRules } from './environment';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules];
+export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules, ...callbackRules, ...langInterfaceRules, ...environmentRules];
 
 export type { SeverityOverrides } from '../config/selection';
 
