@@ -1,6 +1,7 @@
 // `check --jobs N` splits a folder's program across worker threads: on a generated project with findings
 // that cross files (an entry's findings on its sibling modules, a module two entries import, names and
-// aliases registered twice across the project, a broken entry), its output is exactly that of one job.
+// aliases registered twice across the project, a broken entry), with suppression comments that silence
+// what an entry puts on its module and a package's [tool.vis-authoring], its output is exactly that of one job.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -21,7 +22,9 @@ function files(): Record<string, string> {
     const pkg = `.vis/extensions/ext_${i}`;
     // The first and the last package also import a module of the project that both export a tool from.
     const shared = i === 0 || i === PACKAGES - 1;
-    out[`${pkg}/pyproject.toml`] = `[project]\nname = "ext_${i}"\ndependencies = ["vis-agent>=0.2.45"]\n\n[tool.vis]\nsource_paths = ["src"${shared ? ', "../../../lib"' : ''}]\n`;
+    // One package turns a rule off for itself (its other modules and the other packages keep it).
+    const config = i === 13 ? '\n[tool.vis-authoring]\nignore = ["EXT-011", "SYM-016"]\n' : '';
+    out[`${pkg}/pyproject.toml`] = `[project]\nname = "ext_${i}"\ndependencies = ["vis-agent>=0.2.45"]\n\n[tool.vis]\nsource_paths = ["src"${shared ? ', "../../../lib"' : ''}]\n${config}`;
     // Names and aliases registered twice, by packages far apart (other workers).
     const name = i === 3 || i === PACKAGES - 2 ? 'twice' : `ext_${i}`;
     const alias = i === 5 || i === PACKAGES - 3 ? 'same' : `e${i}`;
@@ -44,7 +47,9 @@ function files(): Record<string, string> {
     out[`${pkg}/src/ext_${i}/records.py`] = `from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Record${i}:\n    """A record."""\n\n    name: str\n    count: int = 0\n`;
     // Every fourth package forgets a method docstring: its entry reports it on tools.py.
     const doc = i % 4 === 1 ? '' : `        """Operation ${i}."""\n`;
-    out[`${pkg}/src/ext_${i}/tools.py`] = `import blockether.vis.extension as vis\n\nfrom .records import Record${i}\n\n\nclass Tools:\n    """Tools of ${i}."""\n\n    @vis.method(tag="observation", activity=vis.Activity("generic"))\n    def op(self, target: str) -> Record${i}:\n${doc}        return Record${i}(name=target)\n`;
+    // Package 5 silences what its entry reports on tools.py; package 2 has a suppression nothing uses (SUP-001).
+    const suppression = i === 5 ? '# vis: ignore-file[SYM-016]\n' : i === 2 ? '# vis: ignore-file[SYM-016]\n' : '';
+    out[`${pkg}/src/ext_${i}/tools.py`] = `${suppression}import blockether.vis.extension as vis\n\nfrom .records import Record${i}\n\n\nclass Tools:\n    """Tools of ${i}."""\n\n    @vis.method(tag="observation", activity=vis.Activity("generic"))\n    def op(self, target: str) -> Record${i}:\n${doc}        return Record${i}(name=target)\n`;
   }
   out['lib/common.py'] = 'def lookup(key: str) -> str:\n    return key\n';
   // A broken entry (an unclosed call) among them.
@@ -69,6 +74,15 @@ describe('check --jobs', () => {
     const rel = (r: { path: string }) => path.relative(p.root, r.path);
     assert.ok(results.some((r) => r.rule === 'SYM-016' && rel(r) === '.vis/extensions/ext_1/src/ext_1/tools.py'), one.stdout);
     assert.equal(results.filter((r) => r.rule === 'SYM-005' && rel(r) === 'lib/common.py').length, 2, one.stdout);
+    // Suppression comments apply to what the entry puts on the module, and one that nothing uses is reported.
+    const at = (pkg: number, file: string) => results.filter((r) => rel(r) === `.vis/extensions/ext_${pkg}/${file}`).map((r) => r.rule);
+    assert.deepEqual(at(5, 'src/ext_5/tools.py'), []);
+    assert.deepEqual(at(2, 'src/ext_2/tools.py'), ['SUP-001']);
+    // A package's [tool.vis-authoring] turns rules off in that package only.
+    assert.deepEqual(at(6, 'extension.py'), ['EXT-011']);
+    assert.deepEqual(at(13, 'extension.py'), ['SYM-015']);
+    assert.deepEqual(at(13, 'src/ext_13/tools.py'), []);
+    assert.deepEqual(at(9, 'src/ext_9/tools.py'), ['SYM-016']);
     assert.deepEqual(
       results.filter((r) => r.rule.startsWith('WS-')).map((r) => `${r.rule} ${rel(r)}`),
       ['WS-001 .vis/extensions/ext_3/extension.py', 'WS-002 .vis/extensions/ext_5/extension.py'],

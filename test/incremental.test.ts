@@ -9,6 +9,7 @@ import { before, describe, it } from 'node:test';
 import { Analyzer, analyzeText } from '../server/src/analysis';
 import { initParser, newParser } from '../server/src/parse/parser';
 import type { Finding } from '../server/src/rules/types';
+import { generateExtension } from '../bench/generate';
 
 before(async () => {
   await initParser();
@@ -100,5 +101,44 @@ describe('typing into a realistic file', () => {
       const fresh = analyzeText(URI, text).findings;
       assert.deepEqual(got, fresh, `edit ${i}`);
     }
+  });
+
+  it('costs what an edit changes: one statement read, one Symbol analysed again, every other unit reused', () => {
+    const text = generateExtension(40, 1000);
+    const uri = 'file:///work/big/extension.py';
+    const analyzer = new Analyzer();
+    const { program } = analyzer;
+    let version = 1;
+    const first = analyzer.analyze(uri, version++, text).findings;
+    const statements = program.modules.statementsRead(uri)!;
+    assert.ok(statements > 80, `the file's first analysis reads every statement (${statements})`);
+    const symbols = program.unitCounts(uri).symbols.computed;
+    assert.equal(symbols, text.split('vis.Symbol(').length - 1, 'one Symbol analysis per vis.Symbol');
+    // A line in the body of a tool function halfway down the file.
+    const lines = text.split('\n');
+    const row = lines.findIndex((l, i) => i > lines.length / 2 && /^ {4}total \+=/.test(l));
+    const at = lines.slice(0, row).join('\n').length + 1 + 2;
+    const edits: [string, string][] = [
+      ['a character in the indentation (an IndentationError)', text.slice(0, at) + 'x' + text.slice(at)],
+      ['the line as it was', text],
+      ['an unclosed bracket', text.slice(0, at) + '(' + text.slice(at)],
+      ['the line as it was', text],
+    ];
+    for (const [name, edited] of edits) {
+      const before = program.unitCounts(uri);
+      const findings = analyzer.analyze(uri, version++, edited).findings;
+      const after = program.unitCounts(uri);
+      assert.equal(program.modules.statementsRead(uri), 1, `${name}: statements read`);
+      assert.deepEqual(findings, analyzeText(uri, edited).findings, name);
+      assert.equal(after.symbols.computed - before.symbols.computed, 1, `${name}: the edited tool's Symbol analysed again`);
+      assert.equal(after.symbols.reused - before.symbols.reused, symbols - 1, `${name}: every other Symbol analysis reused`);
+      assert.equal(after.rules.computed - before.rules.computed, 0, `${name}: no rule unit checked again`);
+      assert.ok(after.rules.reused > before.rules.reused, `${name}: rule units reused`);
+    }
+    // A line break near the top: every statement below moves; none is parsed again.
+    const moved = text.replace('\n', '\n\n');
+    assert.deepEqual(analyzer.analyze(uri, version++, moved).findings, analyzeText(uri, moved).findings);
+    assert.ok(program.modules.statementsRead(uri)! <= 1, `a line break: ${program.modules.statementsRead(uri)} statements read`);
+    assert.deepEqual(analyzer.analyze(uri, version++, text).findings, first);
   });
 });

@@ -3,6 +3,8 @@
 // later features read (declarations across modules, reverse dependencies, project evidence).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { analyzeText } from '../../server/src/analysis';
 import { initParser } from '../../server/src/parse/parser';
 import { Program } from '../../server/src/workspace/program';
@@ -290,5 +292,39 @@ describe('change', () => {
     program.fileChanged(p.file(NOTES.records), 'changed');
     const again = program.symbols(p.uri(NOTES.entry))[0].tools.find((t) => t.name === 'notes.read')!;
     assert.equal(again.contract.returns.kind, 'record');
+  });
+
+  it('keeps no model of an older version alive: opened, edited and closed, each module holds only its current version', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const p = make(NOTES.files);
+    const open = new Map<string, { version: number; text: string }>();
+    const program = new Program({ root: p.root, open: (u) => open.get(u) });
+    const uris = program.index();
+    for (const u of uris) program.analysis(u);
+    const gone: WeakRef<object>[] = [];
+    const models = () => uris.map((u) => program.module(u)?.model).filter((m): m is NonNullable<typeof m> => !!m);
+    gone.push(...models().map((m) => new WeakRef(m)));
+    // Every Python module opened, edited once, and closed again: the file on disk is what counts.
+    const python = uris.filter((u) => u.endsWith('.py'));
+    for (const u of python) open.set(u, { version: 1, text: NOTES.files[u.slice(p.uri('').length + 1) as keyof typeof NOTES.files] });
+    for (const u of uris) program.analysis(u);
+    gone.push(...models().filter((m) => python.includes(m.uri)).map((m) => new WeakRef(m)));
+    for (const u of python) open.set(u, { version: 2, text: open.get(u)!.text + '\n' });
+    for (const u of uris) program.analysis(u);
+    gone.push(...models().filter((m) => python.includes(m.uri)).map((m) => new WeakRef(m)));
+    for (const u of python) {
+      open.delete(u);
+      program.closed(u);
+    }
+    for (const u of uris) program.analysis(u);
+    const current = new Set(models());
+    await new Promise((r) => setImmediate(r));
+    gc();
+    const alive = gone.filter((w) => {
+      const m = w.deref();
+      return m && !current.has(m as never);
+    });
+    assert.equal(alive.length, 0, `${alive.length} models of older versions still reachable`);
   });
 });

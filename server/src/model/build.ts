@@ -24,6 +24,7 @@ import type {
   Value,
 } from './types';
 import { TrackedMap, trackModel } from './reads';
+import { rowOf } from '../parse/segments';
 import { allDecorators, detectSdk } from './sdk';
 import { applySdkProfile } from '../sdk/profile';
 import { regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
@@ -120,14 +121,8 @@ const LEXICAL_END: Record<string, RegExp> = {
 /** The position of an offset in a tree's source. */
 function positionAt(n: Node, offset: number): { line: number; character: number } {
   const { lineStarts } = sourceOf(n.tree);
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo, character: offset - lineStarts[lo] };
+  const line = rowOf(lineStarts, offset);
+  return { line, character: offset - lineStarts[line] };
 }
 
 /** Records a node's span when its end is known without asking WASM (the start of what follows it). */
@@ -154,13 +149,7 @@ function computeSpan(n: Node): { range: Range; text: string } {
   } else {
     end = n.endIndex;
   }
-  let lo = n.startPosition.row;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= end) lo = mid;
-    else hi = mid - 1;
-  }
+  const lo = rowOf(lineStarts, end, n.startPosition.row);
   return {
     range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: { line: lo, character: end - lineStarts[lo] } },
     text: text.slice(n.startIndex, end),
@@ -174,8 +163,8 @@ export class ModelBuilder {
   private calls = new Map<string, { text: string; call: Call }>();
   /** Segments read (parsed) in the last build, for tests and the benchmarks. */
   read = 0;
-  /** Each segment's scan, by its fragment (the same object while the segment's text and place are the same). */
-  private scans = new WeakMap<Fragment, { atEof: boolean; scan: RegionScan }>();
+  /** The syntax scan of each segment of the last build. */
+  private scans = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
 
   build(uri: string, doc: ParsedDocument): Model {
     const next = new Map<Segment, Fragment>();
@@ -185,6 +174,9 @@ export class ModelBuilder {
       if (!f && seg.from) {
         const prev = this.fragments.get(seg.from.seg);
         if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
+        // Its syntax scan goes with it (used again while it starts on the same line).
+        const scan = this.scans.get(seg.from.seg);
+        if (scan) this.scans.set(seg, scan);
       }
       // What this segment was is not needed any more (and would keep old versions alive).
       delete seg.from;
@@ -224,30 +216,29 @@ export class ModelBuilder {
     const lineStarts = doc.lineStarts;
     // A segment is where Python's tokenizer starts a statement (a line at column 0 outside brackets and
     // strings, decorators with their definition, else/except/finally with theirs): one region each.
-    const regions = doc.segments.map((seg, i) => ({ from: seg.start, to: seg.end, row: seg.row, fragments: [fragments[i]] }));
+    const segments = doc.segments;
+    const next = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
     const out: PySyntaxError[] = [];
-    for (let i = 0; i < regions.length; i++) {
-      const r = regions[i];
-      let atEof = i === regions.length - 1;
-      // Kept with the segment's fragment: the same object while the segment's text and place are the same.
-      const fragment = r.fragments[0];
-      const kept = this.scans.get(fragment);
-      let scan = kept && kept.atEof === atEof ? kept.scan : scanRegion(text, r.from, r.to, r.row, atEof);
-      if (!kept || kept.scan !== scan) this.scans.set(fragment, { atEof, scan });
-      let rest = [r];
+    const NONE: TreeError[] = [];
+    for (let i = 0; i < segments.length; i++) {
+      const seg = segments[i];
+      let atEof = i === segments.length - 1;
+      // Kept with the segment (the same object while its text does not change), while it starts on the same line.
+      const kept = this.scans.get(seg);
+      let scan = kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : scanRegion(text, seg.start, seg.end, seg.row, atEof);
+      next.set(seg, kept?.scan === scan ? kept : { row: seg.row, atEof, scan });
+      let tree = fragments[i].treeErrors.length ? fragments[i].treeErrors.map(treeError) : NONE;
       if (!atEof && (scan.unclosed || /^unterminated triple-quoted/.test(scan.tokenizer?.message ?? ''))) {
         // Python reads on past an unclosed bracket or string: the rest of the file is one broken statement.
-        rest = regions.slice(i);
-        scan = scanRegion(text, r.from, text.length, r.row, true);
+        tree = fragments.slice(i).flatMap((f) => f.treeErrors.map(treeError));
+        scan = scanRegion(text, seg.start, text.length, seg.row, true);
         atEof = true;
-        i = regions.length;
+        i = segments.length;
       }
-      const error = regionError(
-        scan,
-        rest.flatMap((x) => x.fragments.flatMap((f) => f.treeErrors.map(treeError))),
-      );
+      const error = regionError(scan, tree);
       if (error) out.push({ kind: error.kind, message: error.message, range: errorRange(atContinuation(error, scan, text, lineStarts), text, lineStarts) });
     }
+    this.scans = next;
     return out;
   }
 }
@@ -322,19 +313,18 @@ function moveFragment(f: Fragment, rows: number): Fragment {
 
 function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknown {
   if (!v || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  // Positions and ranges are leaves nothing holds by identity: copied without being remembered.
+  if (typeof o.line === 'number' && typeof o.character === 'number') return movePos(o, rows);
+  const start = o.start as Record<string, unknown> | undefined;
+  if (start && typeof start.line === 'number' && isRange(o)) return { start: movePos(start, rows), end: movePos(o.end as Record<string, unknown>, rows) };
   const done = seen.get(v);
   if (done !== undefined) return done;
   if (Array.isArray(v)) {
-    const out: unknown[] = [];
+    const out: unknown[] = new Array(v.length);
     seen.set(v, out);
-    for (const item of v) out.push(moveValue(item, rows, seen));
+    for (let i = 0; i < v.length; i++) out[i] = moveValue(v[i], rows, seen);
     return out;
-  }
-  const o = v as Record<string, unknown>;
-  if (typeof o.line === 'number' && typeof o.character === 'number') {
-    const p = { ...o, line: (o.line as number) + rows };
-    seen.set(v, p);
-    return p;
   }
   const out: Record<string, unknown> = {};
   seen.set(v, out);
@@ -353,6 +343,17 @@ function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknow
   }
   for (const key in o) out[key] = moveValue(o[key], rows, seen);
   return out;
+}
+
+function movePos(p: Record<string, unknown>, rows: number): unknown {
+  return { line: (p.line as number) + rows, character: p.character };
+}
+
+/** An object that is a range and nothing more (`{ start, end }`). */
+function isRange(o: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const key in o) if (++n > 2 || (key !== 'start' && key !== 'end')) return false;
+  return n === 2;
 }
 
 /** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */

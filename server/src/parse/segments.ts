@@ -136,9 +136,9 @@ function firstLineAfter(lineStarts: LineStarts, offset: number): number {
   return lo;
 }
 
-/** The row of an offset. */
-export function rowOf(lineStarts: ArrayLike<number>, offset: number): number {
-  let lo = 0;
+/** The row of an offset (at `from` or below: a row known to start at or before it). */
+export function rowOf(lineStarts: ArrayLike<number>, offset: number, from = 0): number {
+  let lo = from;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;

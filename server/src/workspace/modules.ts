@@ -76,6 +76,11 @@ export class ModuleStore {
     return this.last.get(uri);
   }
 
+  /** How many top-level statements the last version of an open document parsed and read (tests and the benchmarks). */
+  statementsRead(uri: string): number | undefined {
+    return this.builders.get(uri)?.read;
+  }
+
   /** Every module analysed so far. */
   all(): ModuleAnalysis[] {
     return [...this.last.values()];

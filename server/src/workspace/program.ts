@@ -173,7 +173,8 @@ export class Program {
   private envs = new Map<string, { key: string; env: ImportEnvironment }>();
   private venvRoots = new Map<string, string[]>();
   private joins = new Map<string, Join>();
-  private importsCache = new Map<string, { analysis: ModuleAnalysis; epoch: number; files: string[] }>();
+  /** Per module, the files its imports resolve to, for the version with this stamp (a stamp, not the analysis: an old version's model is not kept alive). */
+  private importsCache = new Map<string, { stamp: string; epoch: number; files: string[] }>();
   /** The modules each module's findings were put on, as last computed (for re-publication). */
   private targets = new Map<string, Set<string>>();
   private crossFile?: { key: string; findings: Finding[] };
@@ -311,6 +312,12 @@ export class Program {
       this.units.set(uri, units);
     }
     return units;
+  }
+
+  /** A module's rule units and Symbol analyses computed and reused so far, over its versions (tests and the benchmarks). */
+  unitCounts(uri: string): { rules: { computed: number; reused: number }; symbols: { computed: number; reused: number } } {
+    const units = this.units.get(uri);
+    return { rules: units?.counts() ?? { computed: 0, reused: 0 }, symbols: { computed: units?.symbols.computed ?? 0, reused: units?.symbols.reusedCount ?? 0 } };
   }
 
   /** Current models by URI while units are checked (cleared before each join's units). */
@@ -628,7 +635,7 @@ export class Program {
     const analysis = this.module(uri);
     if (!analysis) return [];
     const hit = this.importsCache.get(uri);
-    if (hit && hit.analysis === analysis && hit.epoch === this.epoch) return hit.files;
+    if (hit && hit.stamp === analysis.stamp && hit.epoch === this.epoch) return hit.files;
     const files = new Set<string>();
     const add = (name: string) => {
       const f = this.resolveImport(uri, name);
@@ -643,7 +650,7 @@ export class Program {
       if (imp.name !== undefined) add(dots && !parts.length ? prefix + imp.name : `${imp.module}.${imp.name}`);
     }
     const out = [...files];
-    this.importsCache.set(uri, { analysis, epoch: this.epoch, files: out });
+    this.importsCache.set(uri, { stamp: analysis.stamp, epoch: this.epoch, files: out });
     return out;
   }
 
