@@ -23,9 +23,10 @@ import { formRules } from './forms';
 import { callbackRules } from './callbacks';
 import { langInterfaceRules } from './langInterface';
 import { environmentRules } from './environment';
+import { designRules } from './design';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules, ...callbackRules, ...langInterfaceRules, ...environmentRules];
+export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules, ...callbackRules, ...langInterfaceRules, ...environmentRules, ...designRules];
 
 export type { SeverityOverrides } from '../config/selection';
 
