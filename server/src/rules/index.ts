@@ -31,6 +31,7 @@ import { formRules } from './forms';
 import { callbackRules } from './callbacks';
 import { langInterfaceRules } from './langInterface';
 import { environmentRules } from './environment';
+import { designRules } from './design';
 import { pathOf } from './util';
 
 /** The SDK calls whose arguments are bound as Python binds them (SDK-003 for those without a binding rule of their own). */
@@ -73,6 +74,7 @@ export const allRules: Rule[] = [
   ...callbackRules,
   ...langInterfaceRules,
   ...environmentRules,
+  ...designRules,
 ];
 
 export type { SeverityOverrides } from '../config/selection';
