@@ -3,7 +3,7 @@
 // information; rules follow the file's SDK version.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { analyzeText } from '../../server/src/analysis';
+import { Analyzer, analyzeText } from '../../server/src/analysis';
 import { hoverMarkdown } from '../../server/src/features/contractHover';
 import { initParser } from '../../server/src/parse/parser';
 import { Program } from '../../server/src/workspace/program';
@@ -57,6 +57,21 @@ describe('only the first error Python raises per call', () => {
     assert.deepEqual(errors(text).map((f) => f.rule), ['EXT-003']);
     assert.deepEqual(errors(text, { 'EXT-003': 'off' }).map((f) => f.rule), ['EXT-004']);
     assert.deepEqual(errors(text.replace('))\n', '))  # vis: ignore[EXT-003, EXT-004]\n')).map((f) => f.rule), ['EXT-006']);
+  });
+
+  it('follows the suppression comments from version to version, with the rule units of the call kept', () => {
+    const analyzer = new Analyzer();
+    const uri = 'file:///work/ext/edited.py';
+    const call = 'vis.register_extension(vis.Extension(name="", description="", version=1))\n';
+    const shown = (text: string, version: number) => analyzer.analyze(uri, version, text).findings.map((f) => `${f.rule}@${f.range.start.line}`);
+    assert.deepEqual(shown(G3 + call, 1), ['EXT-003@2']);
+    // A file-wide comment on a line of its own: the call's statement (and its units) is unchanged.
+    assert.deepEqual(shown('# vis: ignore-file[EXT-003]\n' + G3 + call, 2), ['EXT-004@3']);
+    assert.deepEqual(shown('# vis: ignore-file[EXT-003, EXT-004]\n' + G3 + call, 3), ['EXT-006@3']);
+    // A suppression of an error behind the first one is in use (it shows once the first is fixed): no SUP-001.
+    assert.deepEqual(shown('# vis: ignore-file[EXT-004]\n' + G3 + call, 4), ['EXT-003@3']);
+    assert.deepEqual(shown('# vis: ignore-file[EXT-004]\n' + G3 + call.replace('name=""', 'name="n"'), 5), ['EXT-006@3']);
+    assert.deepEqual(shown(G3 + call, 6), ['EXT-003@2']);
   });
 
   it('advice stays beside the error: a warning is no error Python raises', () => {

@@ -11,6 +11,7 @@
 // id. A check whose input is not statically known passes: the checks after it still run, since what they
 // find fails the call whether or not the unknown one would have failed first.
 import { bodyCalls, functionNamed, isKnown, resolve } from '../model/sdk';
+import { Reads, recording, reused } from '../model/reads';
 import type { Argument, Call, Model, ParamKind, Range, SdkFlavour, Value } from '../model/types';
 import { acceptedKeywords, acceptedParams, memberOfCall, paramsOf, pythonCallName, scopeOf, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
 import { dropArgument, nearestKeyword, type FixChoice } from './fixes';
@@ -162,7 +163,25 @@ export function bindPython(member: SdkMember, params: readonly SdkParam[], call:
  * The binding in the file's SDK version. Where the evidence conflicts (SDK-001) the file is checked against
  * both sides, and a parameter either side has is accepted.
  */
+/** Each call's binding in a model version, with what computing it read (so a unit that reuses it reads that too). */
+const bindings = new WeakMap<Model, Map<Call, { binding: Binding; reads: Reads }>>();
+
+/** A call bound as Python binds it, once per model version: every rule of its family (and SDK-003) asks. */
 function bindIn(model: Model, member: SdkMember, call: Call): Binding {
+  let known = bindings.get(model);
+  if (!known) bindings.set(model, (known = new Map()));
+  const hit = known.get(call);
+  if (hit) {
+    reused(hit.reads);
+    return hit.binding;
+  }
+  const reads = new Reads();
+  const binding = recording(reads, () => bindNow(model, member, call));
+  known.set(call, { binding, reads });
+  return binding;
+}
+
+function bindNow(model: Model, member: SdkMember, call: Call): Binding {
   // An object or constant the table gives no signature (`vis.tools`): what calling it does is its family's.
   if (member.kind !== 'function' && member.kind !== 'class') return { bound: new Map(), open: true };
   const scope = scopeOf(model);
