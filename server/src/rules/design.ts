@@ -11,21 +11,15 @@ const CREDENTIAL = /(?:^|_)(?:token|secret|password|passwd|passphrase|api_?key|a
 /** Tokens that are positions, not credentials (`page_token`, `next_token`). */
 const POSITION = /^(?:page|next|prev|previous|continuation|cursor|sync|resume|start|end)_token$/i;
 
-/**
- * Checks the tools each Symbol exports that are defined in this file (each definition once per Symbol), one
- * rule unit per Symbol: kept between versions while what it read is unchanged.
- */
-function eachTool(ctx: RuleContext, check: (fn: FunctionDecl) => void): void {
+/** The tools defined in this file, once each (a function exported twice is one definition). */
+function toolDefs(ctx: RuleContext): FunctionDecl[] {
+  const out = new Set<FunctionDecl>();
   for (const info of ctx.symbols()) {
-    ctx.unit(info.call, () => {
-      const seen = new Set<FunctionDecl>();
-      for (const tool of info.tools) {
-        if (!tool.decl || (tool.declUri && tool.declUri !== ctx.model.uri) || seen.has(tool.decl)) continue;
-        seen.add(tool.decl);
-        check(tool.decl);
-      }
-    });
+    for (const tool of info.tools) {
+      if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri)) out.add(tool.decl);
+    }
   }
+  return [...out];
 }
 
 export const designRules: Rule[] = [
@@ -34,13 +28,13 @@ export const designRules: Rule[] = [
     severity: 'warning',
     summary: "A tool parameter that holds a credential has no literal default: the contract exports literal defaults for the model to read.",
     check(ctx) {
-      eachTool(ctx, (fn) => {
+      for (const fn of toolDefs(ctx)) {
         for (const p of fn.params) {
           const d = p.defaultValue;
           if (!d || d.kind !== 'str' || d.value === '' || !CREDENTIAL.test(p.name) || POSITION.test(p.name)) continue;
           ctx.report(d.range, `${p.name} defaults to a literal ${pyRepr(d.value.length > 4 ? d.value.slice(0, 4) + '…' : d.value)}: the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs`);
         }
-      });
+      }
     },
   },
   {
@@ -48,13 +42,13 @@ export const designRules: Rule[] = [
     severity: 'warning',
     summary: "A tool's docstring does not open by retyping its signature: the first line is the tool's apropos preview.",
     check(ctx) {
-      eachTool(ctx, (fn) => {
+      for (const fn of toolDefs(ctx)) {
         const first = fn.docstring?.split('\n').find((l) => l.trim() !== '')?.trim();
-        if (!first) return;
+        if (!first) continue;
         const escaped = fn.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) return;
+        if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) continue;
         ctx.report(fn.nameRange, `the docstring of ${fn.name} opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does`);
-      });
+      }
     },
   },
 ];
