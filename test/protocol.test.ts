@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from './helpers/lsp';
 
-const BROKEN = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="", description="d", symbols=[print]))\n';
+// Two declarations with one mistake each: each gets the one error Vis raises for it.
+const BROKEN = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="", description="d"))\nEXT = vis.Extension(name="ext", description="d", symbols=[print])\n';
+const FIXED = BROKEN.replace('name=""', 'name="greeter"').replace('name="ext"', 'name="ext", alias="ext"');
 
 describe('language server over stdio (dist/server.js)', () => {
   let server: TestServer;
@@ -24,7 +26,7 @@ describe('language server over stdio (dist/server.js)', () => {
       diagnostics.map((d) => [d.code, d.source, d.severity, d.message, d.range.start.line, d.range.start.character, d.range.end.character]),
       [
         ['EXT-003', 'vis-authoring', 1, 'vis.Extension requires name=<non-empty string>', 2, 42, 44],
-        ['EXT-005', 'vis-authoring', 1, 'vis.Extension requires alias=<string> when symbols are declared', 2, 63, 78],
+        ['EXT-005', 'vis-authoring', 1, 'vis.Extension requires alias=<string> when symbols are declared', 3, 6, 19],
       ],
     );
   });
@@ -35,7 +37,7 @@ describe('language server over stdio (dist/server.js)', () => {
     server.open(uri, BROKEN);
     assert.equal((await first).diagnostics.length, 2);
     const fixed = server.diagnostics(uri, (p) => p.version === 2);
-    server.change(uri, BROKEN.replace('name=""', 'name="greeter", alias="greet"'), 2);
+    server.change(uri, FIXED, 2);
     assert.deepEqual((await fixed).diagnostics, []);
   });
 
@@ -43,9 +45,9 @@ describe('language server over stdio (dist/server.js)', () => {
     const uri = 'vscode-vfs://github/blockether/demo/.vis/extensions/greeter.py';
     const first = server.diagnostics(uri);
     server.open(uri, BROKEN);
-    assert.deepEqual((await first).diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['EXT-003', 2, 42], ['EXT-005', 2, 63]]);
+    assert.deepEqual((await first).diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['EXT-003', 2, 42], ['EXT-005', 3, 6]]);
     const fixed = server.diagnostics(uri, (p) => p.version === 2);
-    server.change(uri, BROKEN.replace('name=""', 'name="greeter", alias="greet"'), 2);
+    server.change(uri, FIXED, 2);
     assert.deepEqual((await fixed).diagnostics, []);
     const preview = (await server.connection.sendRequest('visAuthoring/previewDocs', { uri })) as { text: string };
     assert.match(preview.text.split('\n')[0], /^# Model-facing docs of greeter \u00b7 \d+ tokens$/);

@@ -1,4 +1,4 @@
-"""The greeter with the mistakes Vis would report one at a time."""
+"""The greeter with the mistakes Vis would report one at a time: one in each declaration."""
 import blockether.vis.extension as vis
 
 
@@ -7,11 +7,20 @@ def greet(name: str) -> str:
     return f"hi {name}"
 
 
+def wave(name: str) -> str:
+    return f"bye {name}"
+
+
+TOOLS = [
+    vis.Symbol(greet, tag="read", activity=vis.Activity("generic", label="Greet someone")),
+    vis.Symbol(wave, activity=vis.Activity(presenter="bogus")),
+]
+
 vis.register_extension(vis.Extension(
     name="greeter",
-    description="",
-    symbols=[greet],
+    description="Greets people.",
+    symbols=TOOLS,
+    op_hooks=[vis.OpHook("patch", greet)],
     env="GREETER_TOKEN",
-    symbol=[],
 ))
 vis.register(vis.Extension(name="again", description="Twice."))

@@ -79,7 +79,7 @@ if not fix then return finish() end
 -- 4. apply it (didChange) -> EXT-005 goes away
 published = nil
 vim.lsp.util.apply_workspace_edit(fix.edit, 'utf-16')
-log('LINE ' .. vim.api.nvim_buf_get_lines(bufnr, 2, 3, false)[1])
+log('LINE ' .. vim.api.nvim_buf_get_lines(bufnr, 3, 4, false)[1])
 expect(wait_codes('EXT-003', 5000), 'after the fix only EXT-003 (' .. ms() .. ')')
 
 -- 5. type a name -> no diagnostics

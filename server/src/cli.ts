@@ -39,7 +39,7 @@ searches an extensions directory: its top-level *.py files (not test_*.py, *_tes
   --select     rules to run (comma-separated ids, family prefixes such as EXT, or ALL), over [tool.vis-authoring]
   --ignore     rules not to run, over [tool.vis-authoring]
   --format     text (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)
-  --jobs       worker threads a folder's files are checked in (default: one per core), with the
+  --jobs       threads a folder's files are checked in (default: one per core), with the
                same output as one; the fixes of --fix and --diff are found in one
 explain prints the documentation page of a rule. numstat prints the lines AFTER adds and removes
 relative to BEFORE (added<TAB>removed<TAB>AFTER), the minimal counts of git diff --minimal --numstat.
@@ -166,10 +166,10 @@ async function analyse(o: CheckOptions, io: Output, jobs = o.jobs): Promise<{ mo
   const modules: Checked[] = [];
   const seen = new Set<string>();
   for (const t of targets) {
-    // A folder's program on every core (worker threads), with the results of one program in one thread.
+    // A folder's program on every core (this thread and worker threads), with the results of one program in one thread.
     const entries = t.uris.length ? [] : t.program.entries();
     const parallel = jobs > 1 && entries.length > 1 ? await checkInWorkers(t.program, entries, jobs, __filename) : undefined;
-    // The parser is loaded where modules are parsed: here, or in each worker.
+    // The parser is loaded where modules are parsed (in parallel: here and in each worker).
     if (!parallel) await initParser();
     const uris = parallel ? parallel.uris : t.uris.length ? t.uris : t.program.index();
     // Every module's own findings first, so the findings an entry puts on its modules are known.

@@ -60,7 +60,7 @@ const cases: Case[] = [
   {
     rule: 'SYM-005',
     bad: `def f():\n    pass\ndef g():\n    """   """\ns = vis.Symbol(f${ACT})\nt = vis.Symbol(g${ACT})\n`,
-    expected: ['4:15-4:16 vis.Symbol: f needs a docstring - it becomes the model-facing doc()', '5:15-5:16 vis.Symbol: g needs a docstring - it becomes the model-facing doc()'],
+    expected: ['0:4-0:5 vis.Symbol: f needs a docstring - it becomes the model-facing doc()', '2:4-2:5 vis.Symbol: g needs a docstring - it becomes the model-facing doc()'],
     good: `def f():\n${DOC}s = vis.Symbol(f${ACT})\n`,
   },
   {
@@ -95,20 +95,27 @@ const cases: Case[] = [
   },
   {
     rule: 'SYM-013',
-    bad: `class T:\n    limit = 3\n    def read(self):\n    ${DOC}    @property\n    def size(self):\n        return 1\n    def __init__(self):\n        self.count = 0\ns = vis.Symbol(T(), name="store")\n`,
+    bad:
+      `class A:\n    limit = 3\n    def read(self):\n    ${DOC}    @property\n    def size(self):\n        return 1\n` +
+      `class B:\n    @property\n    def size(self):\n        return 1\n    def read(self):\n    ${DOC}` +
+      `class C:\n    def __init__(self):\n        self.count = 0\n    def read(self):\n    ${DOC}` +
+      `a = vis.Symbol(A(), name="a")\nb = vis.Symbol(B(), name="b")\nc = vis.Symbol(C(), name="c")\n`,
     expected: [
-      "9:15-9:18 vis.Symbol(object, ...): public attribute 'store.limit' has unsupported value of type int; expose callable methods, nest a capability object, or make the attribute private",
-      "9:15-9:18 vis.Symbol(object, ...): public attribute 'store.size' has unsupported value of type property; expose callable methods, nest a capability object, or make the attribute private",
-      "9:15-9:18 vis.Symbol(object, ...): public attribute 'store.count' has unsupported value of type int; expose callable methods, nest a capability object, or make the attribute private",
+      "1:4-1:13 vis.Symbol(object, ...): public attribute 'a.limit' has unsupported value of type int; expose callable methods, nest a capability object, or make the attribute private",
+      "9:8-9:12 vis.Symbol(object, ...): public attribute 'b.size' has unsupported value of type property; expose callable methods, nest a capability object, or make the attribute private",
+      "15:8-15:22 vis.Symbol(object, ...): public attribute 'c.count' has unsupported value of type int; expose callable methods, nest a capability object, or make the attribute private",
     ],
     good: `class T:\n    _limit = 3\n    def read(self):\n    ${DOC}    def __init__(self):\n        self._count = 0\ns = vis.Symbol(T(), name="store")\n`,
   },
   {
     rule: 'SYM-014',
-    bad: `class Items:\n    def put(self):\n    ${DOC}class T:\n    def __init__(self):\n        self.items = Items()\n        self.alias = self.items\n        self.me = self\ns = vis.Symbol(T(), name="store")\n`,
+    bad:
+      `class Items:\n    def put(self):\n    ${DOC}class T:\n    def __init__(self):\n        self.items = Items()\n        self.alias = self.items\n        self.me = self\n` +
+      `class U:\n    def __init__(self):\n        self.me = self\n    def put(self):\n    ${DOC}` +
+      `s = vis.Symbol(T(), name="store")\nu = vis.Symbol(U(), name="u")\n`,
     expected: [
-      "8:15-8:18 vis.Symbol(object, ...): public attribute 'store.alias' repeats the object already exposed at 'store.items'; cycles and repeated references are not supported",
-      "8:15-8:18 vis.Symbol(object, ...): public attribute 'store.me' repeats the object already exposed at 'store'; cycles and repeated references are not supported",
+      "6:8-6:31 vis.Symbol(object, ...): public attribute 'store.alias' repeats the object already exposed at 'store.items'; cycles and repeated references are not supported",
+      "10:8-10:22 vis.Symbol(object, ...): public attribute 'u.me' repeats the object already exposed at 'u'; cycles and repeated references are not supported",
     ],
     good: `class Items:\n    def put(self):\n    ${DOC}class T:\n    def __init__(self):\n        self.items = Items()\n        self.more = Items()\ns = vis.Symbol(T(), name="store")\n`,
   },
@@ -121,7 +128,7 @@ const cases: Case[] = [
   {
     rule: 'SYM-016',
     bad: `class Items:\n    def read(self):\n        pass\nclass T:\n    def __init__(self):\n        self.items = Items()\ns = vis.Symbol(T(), name="store")\n`,
-    expected: ['6:15-6:18 vis.Symbol: read needs a docstring - it becomes the model-facing doc()'],
+    expected: ['1:8-1:12 vis.Symbol: read needs a docstring - it becomes the model-facing doc()'],
     good: `class Items:\n    def read(self):\n    ${DOC}class T:\n    def __init__(self):\n        self.items = Items()\ns = vis.Symbol(T(), name="store")\n`,
   },
   {
@@ -134,7 +141,7 @@ const cases: Case[] = [
   {
     rule: 'SYM-018',
     bad: `class T:\n    class Entry:\n        """An entry."""\n    def read(self):\n    ${DOC}s = vis.Symbol(T(), name="store")\n`,
-    expected: ["5:15-5:18 vis.Symbol(object, ...): public attribute 'store.Entry' is a class, so its constructor becomes a tool; make it private or move it out of the namespace if that is not meant"],
+    expected: ["1:10-1:15 vis.Symbol(object, ...): public attribute 'store.Entry' is a class, so its constructor becomes a tool; make it private or move it out of the namespace if that is not meant"],
     good: `class T:\n    class _Entry:\n        """An entry."""\n    def read(self):\n    ${DOC}s = vis.Symbol(T(), name="store")\n`,
   },
   {
@@ -197,7 +204,7 @@ const cases: Case[] = [
 describe('Symbol, method and sequence rules', () => {
   for (const c of cases) {
     const label = `${c.rule}${c.foot === G2FOOT ? ' (G2)' : ''}`;
-    it(`${label} reports the SDK message on the offending argument`, () => {
+    it(`${label} reports the SDK message where the mistake is written`, () => {
       assert.deepEqual(findings(c.bad, c.rule, c.foot ?? FOOT, c.format), c.expected);
     });
     it(`${label} stays silent on a valid declaration`, () => {

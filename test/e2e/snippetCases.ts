@@ -18,9 +18,9 @@ export interface SnippetCase {
 }
 
 export const SNIPPET_CASES: SnippetCase[] = [
-  { name: 'Vis extension (G3, register_extension)', prefix: 'vis-extension', file: 'snippets/g3.py', before: ['EXT-002', 'EXT-003'], generation: 'G3' },
-  { name: 'Vis extension (G2, register)', prefix: 'vis-extension-g2', file: 'snippets/g2.py', before: ['EXT-002', 'EXT-003'], generation: 'G2' },
-  { name: 'Vis extension (G1, vis.extension)', prefix: 'vis-extension-g1', file: 'snippets/g1.py', before: ['G1-EXT-3', 'G1-EXT-2'], generation: 'G1' },
+  { name: 'Vis extension (G3, register_extension)', prefix: 'vis-extension', file: 'snippets/g3.py', before: ['EXT-002'], generation: 'G3' },
+  { name: 'Vis extension (G2, register)', prefix: 'vis-extension-g2', file: 'snippets/g2.py', before: ['EXT-002'], generation: 'G2' },
+  { name: 'Vis extension (G1, vis.extension)', prefix: 'vis-extension-g1', file: 'snippets/g1.py', before: ['G1-EXT-2'], generation: 'G1' },
   {
     name: 'Vis tool (function + Symbol)', prefix: 'vis-tool', file: 'snippets/tool.py', generation: 'G3', before: ['SYM-005'],
     replaces: 'def lookup(query: str) -> str:\n    raise NotImplementedError\n',

@@ -13,9 +13,12 @@ const runIn = (cwd: string, ...args: string[]) => {
 };
 
 const HEAD = 'import blockether.vis.extension as vis\n\n\ndef greet(name: str) -> str:\n    """Say hello."""\n    return f"hi {name}"\n\n\n';
-/** EXT-005 and EXT-009, both fixable; EXT-004 is not. */
-const BROKEN = HEAD + 'vis.register_extension(vis.Extension(name="greeter", description="", symbols=[greet]))\n';
-const FIXED = HEAD + 'vis.register_extension(vis.Extension(name="greeter", alias="greeter", description="", symbols=[vis.Symbol(greet)]))\n';
+/**
+ * EXT-005, EXT-009 and EXT-011 in the order the SDK checks them: Python raises the first; fixing it (alias=)
+ * uncovers EXT-009 (a bare function), also fixable; then EXT-011, which is not.
+ */
+const BROKEN = HEAD + 'vis.register_extension(vis.Extension(name="greeter", description="Greets.", symbols=[greet], env=["not a name"]))\n';
+const FIXED = HEAD + 'vis.register_extension(vis.Extension(name="greeter", alias="greeter", description="Greets.", symbols=[vis.Symbol(greet)], env=["not a name"]))\n';
 
 describe('check CLI: fixes, formats, selection, rule pages', () => {
   const projects: Project[] = [];
@@ -40,8 +43,8 @@ describe('check CLI: fixes, formats, selection, rule pages', () => {
         '     return f"hi {name}"',
         ' ',
         ' ',
-        '-vis.register_extension(vis.Extension(name="greeter", description="", symbols=[greet]))',
-        '+vis.register_extension(vis.Extension(name="greeter", alias="greeter", description="", symbols=[vis.Symbol(greet)]))',
+        '-vis.register_extension(vis.Extension(name="greeter", description="Greets.", symbols=[greet], env=["not a name"]))',
+        '+vis.register_extension(vis.Extension(name="greeter", alias="greeter", description="Greets.", symbols=[vis.Symbol(greet)], env=["not a name"]))',
         '',
       ].join('\n'),
     );
@@ -50,8 +53,8 @@ describe('check CLI: fixes, formats, selection, rule pages', () => {
     const fixed = runIn(p.root, 'check', '--fix', 'greeter.py');
     assert.deepEqual([fixed.code, fixed.stdout, fixed.stderr], [
       1,
-      'greeter.py:9:83: error [EXT-004] vis.Extension requires description=<non-empty string>\n' +
-        'greeter.py:9:96: information [SYM-008] vis.Symbol greet has no activity=: declare vis.Activity(...) so the tool call is presented; without it only engine execution evidence is shown\n',
+      'greeter.py:9:103: information [SYM-008] vis.Symbol greet has no activity=: declare vis.Activity(...) so the tool call is presented; without it only engine execution evidence is shown\n' +
+        'greeter.py:9:128: error [EXT-011] vis.Extension env entries must be environment variable names\n',
       '1 file checked, 1 error, 2 fixes applied\n',
     ]);
     assert.equal(fs.readFileSync(p.file('greeter.py'), 'utf8'), FIXED);
@@ -65,9 +68,7 @@ describe('check CLI: fixes, formats, selection, rule pages', () => {
     assert.equal(
       gh.stdout,
       [
-        '::error file=greeter.py,line=9,col=66,endLine=9,endColumn=68,title=EXT-004::vis.Extension requires description=<non-empty string>',
-        '::error file=greeter.py,line=9,col=70,endLine=9,endColumn=85,title=EXT-005::vis.Extension requires alias=<string> when symbols are declared',
-        '::error file=greeter.py,line=9,col=79,endLine=9,endColumn=84,title=EXT-009::vis.Extension symbols must contain Symbol declarations',
+        '::error file=greeter.py,line=9,col=24,endLine=9,endColumn=37,title=EXT-005::vis.Extension requires alias=<string> when symbols are declared',
         '',
       ].join('\n'),
     );
@@ -85,7 +86,7 @@ describe('check CLI: fixes, formats, selection, rule pages', () => {
         ruleIndex: 0,
         level: 'error',
         message: { text: 'vis.Extension requires alias=<string> when symbols are declared' },
-        locations: [{ physicalLocation: { artifactLocation: { uri: 'greeter.py' }, region: { startLine: 9, startColumn: 70, endLine: 9, endColumn: 85 } } }],
+        locations: [{ physicalLocation: { artifactLocation: { uri: 'greeter.py' }, region: { startLine: 9, startColumn: 24, endLine: 9, endColumn: 37 } } }],
         fixes: [
           {
             description: { text: 'Add alias="greeter"' },
@@ -98,19 +99,20 @@ describe('check CLI: fixes, formats, selection, rule pages', () => {
 
   it('reads [tool.vis-authoring] and suppression comments; --select and --ignore go over the project table', () => {
     const p = make({
-      'pyproject.toml': '[tool.vis-authoring]\nignore = ["SYM-008"]\nseverity = { EXT-004 = "warning" }\n',
-      'greeter.py': BROKEN.replace('symbols=[greet]))', 'symbols=[greet]))  # vis: ignore[EXT-009]'),
+      'pyproject.toml': '[tool.vis-authoring]\nignore = ["SYM-008"]\nseverity = { EXT-011 = "warning" }\n',
+      'greeter.py': BROKEN.replace('))\n', '))  # vis: ignore[EXT-009]\n'),
     });
     const rules = (...args: string[]) => runIn(p.root, 'check', ...args, 'greeter.py').stdout.split('\n').filter(Boolean).map((l) => l.split(' ').slice(1, 3).join(' '));
-    assert.deepEqual(rules(), ['warning [EXT-004]', 'error [EXT-005]']);
-    assert.deepEqual(rules('--ignore', 'EXT-005'), ['warning [EXT-004]']);
+    // Python raises EXT-005 first; a rule taken out (or suppressed) lets the call's next error through.
+    assert.deepEqual(rules(), ['error [EXT-005]']);
+    assert.deepEqual(rules('--ignore', 'EXT-005'), ['warning [EXT-011]']);
     assert.deepEqual(rules('--select', 'EXT-009,SUP'), []);
-    assert.deepEqual(rules('--select', 'EXT', '--ignore', 'EXT-004'), ['error [EXT-005]']);
+    assert.deepEqual(rules('--select', 'EXT', '--ignore', 'EXT-005,EXT-011'), []);
     // The other forms: a bare ignore on the line, and ignore-file anywhere in the file.
-    p.write('bare.py', BROKEN.replace('symbols=[greet]))', 'symbols=[greet]))  # vis: ignore'));
-    p.write('file.py', '# vis: ignore-file[EXT-004, EXT-005]\n' + BROKEN);
+    p.write('bare.py', BROKEN.replace('))\n', '))  # vis: ignore\n'));
+    p.write('file.py', '# vis: ignore-file[EXT-005, EXT-011]\n' + BROKEN);
     const other = runIn(p.root, 'check', 'bare.py', 'file.py');
-    assert.deepEqual([other.code, other.stdout], [1, 'file.py:10:79: error [EXT-009] vis.Extension symbols must contain Symbol declarations\n']);
+    assert.deepEqual([other.code, other.stdout], [1, 'file.py:10:86: error [EXT-009] vis.Extension symbols must contain Symbol declarations\n']);
     const bad = runIn(p.root, 'check', '--select', 'EXT-999', 'greeter.py');
     assert.deepEqual([bad.code, bad.stderr], [2, "--select: unknown rule 'EXT-999' (a rule id, a family prefix such as EXT, or ALL)\n"]);
     assert.equal(runIn(p.root, 'check', '--fix', '--diff').code, 2);

@@ -143,7 +143,7 @@ describe('the forms real extensions use', () => {
         return inner
 
     def bare(fn):
-        def wrapper(*args, **kwargs):
+        def [|wrapper|](*args, **kwargs):
             return fn(*args, **kwargs)
         return wrapper
 
@@ -189,7 +189,7 @@ describe('the forms real extensions use', () => {
         vis.Symbol(Tools(), name="tools"),
         vis.Symbol(Tools().describe, activity=vis.Activity("generic")),
         vis.Symbol(search, activity=vis.Activity("generic")),
-        vis.Symbol([|broken|], activity=vis.Activity("generic")),
+        vis.Symbol(broken, activity=vis.Activity("generic")),
         vis.Symbol(elsewhere, activity=vis.Activity("generic")),
         vis.Symbol(find, activity=vis.Activity("generic")),
     ]))
@@ -200,8 +200,9 @@ describe('the forms real extensions use', () => {
   it('reports what Vis raises and nothing it does not: the hook a factory returns, the wrapper without functools.wraps', () => {
     const a = analyzeText(uri, text);
     assert.deepEqual(shown(a.findings), [
-      `HOOK-001@${ranges[0].start.line}:${ranges[0].start.character} vis.OpHook phase must be before or after`,
-      `SYM-005@${ranges[1].start.line}:${ranges[1].start.character} vis.Symbol: wrapper needs a docstring - it becomes the model-facing doc()`,
+      // On the wrapper that has no docstring (what the decorator returns), the Symbol as related information.
+      `SYM-005@${ranges[0].start.line}:${ranges[0].start.character} vis.Symbol: wrapper needs a docstring - it becomes the model-facing doc()`,
+      `HOOK-001@${ranges[1].start.line}:${ranges[1].start.character} vis.OpHook phase must be before or after`,
     ]);
   });
 

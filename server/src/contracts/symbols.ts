@@ -73,6 +73,8 @@ export interface ToolInfo {
   declUri?: string;
   /** A member that has an explicit activity (`@vis.method(activity=...)`), for SYM-008. */
   hasActivity: boolean;
+  /** Why `tag` is not a tag the SDK version accepts (the SDK's message), when it is not: the hover shows it as invalid. */
+  invalidTag?: string;
   /** The parts of `contract` that are not statically known, and why (computed with the contract). */
   unknowns: UnknownPart[];
 }
@@ -247,19 +249,17 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
     }
     info.name = publicName;
     // SYM-004: the tag vocabulary.
+    let invalidTag: string | undefined;
     if (tagA.v && tagKnown && (tag === undefined || !vocab.includes(tag))) {
-      issue(vocab.length === 4 ? 'SYM-004' : 'SYM-004', tagMessage('vis.Symbol', vocab, reprValue(tagA.v)), tagA.a!.value.range);
+      invalidTag = tagMessage('vis.Symbol', vocab, reprValue(tagA.v));
+      issue('SYM-004', invalidTag, tagA.a!.value.range);
     }
     // SYM-005: a docstring.
     const doc = target.k === 'function' ? methodDoc(target, ctx) : undefined;
     if (isBlankDoc(doc)) {
-      const elsewhere = target.k === 'function' && target.scope.model.uri !== model.uri;
-      info.issues.push({
-        rule: 'SYM-005',
-        message: `vis.Symbol: ${fnName} needs a docstring - it becomes the model-facing doc()`,
-        ...(elsewhere ? { range: target.decl.nameRange, uri: target.scope.model.uri } : { range: fnArg.value.range }),
-        ...(target.k === 'function' ? { decl: target.decl } : {}),
-      });
+      // On the def that lacks it (in this module or another); a lambda has none: on the argument.
+      const where = target.k === 'function' ? { range: target.decl.nameRange, decl: target.decl, ...(target.scope.model.uri !== model.uri ? { uri: target.scope.model.uri } : {}) } : { range: fnArg.value.range };
+      info.issues.push({ rule: 'SYM-005', message: `vis.Symbol: ${fnName} needs a docstring - it becomes the model-facing doc()`, ...where });
     }
     // SYM-007: activity must be an Activity.
     if (activityBad) issue('SYM-007', 'activity must be a vis.Activity declaration', activity.a!.value.range);
@@ -270,7 +270,7 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
     if (target.k === 'function' && publicName !== undefined && tag !== undefined && !isBlankDoc(doc)) {
       const source = functionSource(target.scope, target.decl, target.bound);
       const tool = lazyTool(
-        { name: publicName, tag, hidden: info.hidden ?? false, decl: target.decl, declUri: target.scope.model.uri, hasActivity: activityGiven },
+        { name: publicName, tag, hidden: info.hidden ?? false, decl: target.decl, declUri: target.scope.model.uri, hasActivity: activityGiven, ...(invalidTag ? { invalidTag } : {}) },
         (unknowns) => callableContract(source, publicName!, tag, cleandoc(doc!), opts.format, ctx, unknowns),
         opts,
       );
@@ -367,9 +367,10 @@ type Candidate =
   | { kind: 'method'; entry: Extract<ClassEntry, { kind: 'method' }> }
   | { kind: 'value'; obj: Obj; text: string; at: At };
 
-/** The range an issue about a declaration goes on: the declaration itself when it is in another module, else the Symbol's argument. */
+/** The range an issue about a declaration goes on: the declaration itself (with its module when that is another one), else the Symbol's argument. */
 function issueAt(w: Walk, at: At | undefined): { range: Range; uri?: string } {
-  return at && at.uri !== w.scope.model.uri ? { range: at.range, uri: at.uri } : { range: w.range };
+  if (!at) return { range: w.range };
+  return at.uri !== w.scope.model.uri ? { range: at.range, uri: at.uri } : { range: at.range };
 }
 
 /** `_object_symbol_specs`: members of an instance in MRO order, then its own attributes. */

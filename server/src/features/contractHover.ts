@@ -129,8 +129,11 @@ function fence(lang: string, text: string): string {
 }
 
 /** The card's first lines: the public name with its tag and hidden flag, then the signature. */
-function toolHead(c: CallableContract, hidden: boolean): string[] {
-  return [`**${code(c.name)}** · Vis tool · tag ${code(c.tag)}${hidden ? ' · hidden' : ''}`, fence('python', helpHeader(c))];
+/** A tag as the card shows it: struck through and explained when the SDK version refuses it. */
+const tagText = (tag: string, invalid?: string) => (invalid ? `~~${code(tag)}~~ (invalid: ${cell(invalid)})` : code(tag));
+
+function toolHead(c: CallableContract, hidden: boolean, invalidTag?: string): string[] {
+  return [`**${code(c.name)}** · Vis tool · tag ${tagText(c.tag, invalidTag)}${hidden ? ' · hidden' : ''}`, fence('python', helpHeader(c))];
 }
 
 function parameterTable(c: CallableContract): string | undefined {
@@ -169,8 +172,8 @@ function tables(c: CallableContract, unknowns: readonly UnknownPart[] = []): str
   return [parameterTable(c), returnsBlock(c.returns), unknownsBlock(unknowns)].filter((x) => x !== undefined).join('\n\n');
 }
 
-function toolCard(c: CallableContract, hidden: boolean, unknowns: readonly UnknownPart[] = []): string {
-  return [...toolHead(c, hidden), c.description, tables(c, unknowns)].join('\n\n');
+function toolCard(c: CallableContract, hidden: boolean, unknowns: readonly UnknownPart[] = [], invalidTag?: string): string {
+  return [...toolHead(c, hidden, invalidTag), c.description, tables(c, unknowns)].join('\n\n');
 }
 
 /** The first line of a description: what apropos shows, and the compact card's line. */
@@ -219,8 +222,8 @@ export function hoverMarkdown(target: Target, format: ContractFormat, mode: 'com
   const parts: string[] = [];
   if (tool) {
     const c = tool.contract;
-    if (mode === 'full') parts.push(toolCard(c, tool.hidden, tool.unknowns));
-    else parts.push(...toolHead(c, tool.hidden), firstLine(c.description), ...[unknownsLine(tool.unknowns.length)].filter((x) => x !== undefined), details('Parameters and returns', tables(c, tool.unknowns)));
+    if (mode === 'full') parts.push(toolCard(c, tool.hidden, tool.unknowns, tool.invalidTag));
+    else parts.push(...toolHead(c, tool.hidden, tool.invalidTag), firstLine(c.description), ...[unknownsLine(tool.unknowns.length)].filter((x) => x !== undefined), details('Parameters and returns', tables(c, tool.unknowns)));
     parts.push(details(`Contract JSON (${format})`, fence('json', JSON.stringify(c, null, 2))));
     parts.push(details(`doc(${cell(tool.name)})`, fence('text', tool.doc)));
     return parts.join('\n\n');
@@ -237,7 +240,7 @@ export function hoverMarkdown(target: Target, format: ContractFormat, mode: 'com
   const gaps = unknownsBlock(info.unknownTools);
   const rows = ['| Member | Tag | Signature |', '| --- | --- | --- |'];
   for (const t of info.tools) rows.push(`| ${codeCell(t.name)}${t.hidden ? ' (hidden)' : ''} | ${t.tag} | ${codeCell(t.contract.signature)} |`);
-  const cards = info.tools.map((t) => `---\n\n${toolCard(t.contract, t.hidden, t.unknowns)}`);
+  const cards = info.tools.map((t) => `---\n\n${toolCard(t.contract, t.hidden, t.unknowns, t.invalidTag)}`);
   if (mode === 'full') {
     parts.push(...(gaps ? [gaps] : []), rows.join('\n'), ...cards);
   } else {

@@ -664,11 +664,19 @@ function headerParts(def: Node): { name?: Node; args?: Node; returns?: Node; bod
 export function readFunction(outer: Node, def: Node): FunctionDecl {
   const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
   const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
-  const inner = bodyOf(spanOf(def));
+  const span = spanOf(def);
+  const inner = bodyOf(span);
+  const calls = callsOf(span);
   const fn: FunctionDecl = {
     text: spanOf(def).text,
     get body() {
       return inner();
+    },
+    get calls() {
+      return calls();
+    },
+    get source() {
+      return span.text;
     },
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
@@ -962,6 +970,112 @@ class FlowReader {
         break;
     }
     for (const c of kids(n)) this.expr(c);
+  }
+}
+
+/**
+ * Every call a function body makes, at any depth (nested `def`s, classes and lambdas aside: they run
+ * when called), read when first asked for from a tree of its own. Calls nested in a call's arguments are
+ * the objects of that call's argument values, as at module level. A name the function binds itself (a
+ * parameter, an assignment, a loop or `with` target, an import, a nested `def`) is its local, not the
+ * module's: it reads as unknown, and a call through one is left out.
+ */
+function callsOf(span: { range: Range; text: string }): () => Call[] {
+  return readLater(span, '', '', (root) => {
+    const out: Call[] = [];
+    let def = root.firstNamedChild;
+    while (def && ty(def) === 'decorated_definition') def = def.childForFieldName('definition');
+    if (!def || ty(def) !== 'function_definition') return out;
+    const { args, body: block } = headerParts(def);
+    const locals = new Set<string>();
+    for (const p of readParams(args ?? null)) locals.add(p.name);
+    const covered = new Set<string>();
+    const key = (r: Range) => `${r.start.line}:${r.start.character}:${r.end.line}:${r.end.character}`;
+    const walk = (n: Node, depth: number): void => {
+      if (depth > MAX_VALUE_DEPTH) return;
+      for (const c of kids(n)) {
+        const type = ty(c);
+        if (type === 'function_definition' || type === 'class_definition') {
+          const name = c.childForFieldName('name');
+          if (name) locals.add(textOf(name));
+          continue;
+        }
+        if (type === 'decorated_definition' || type === 'lambda') continue;
+        bindsLocals(c, type, locals);
+        if (type === 'call' && !covered.has(key(rangeOf(c)))) {
+          const v = toValue(c);
+          const found: Call[] = [];
+          collectCalls(v, found);
+          for (const call of found) {
+            covered.add(key(call.range));
+            out.push(call);
+          }
+        }
+        walk(c, depth + 1);
+      }
+    };
+    if (block) walk(block, 0);
+    for (const call of out) for (const a of call.args) a.value = localsUnknown(a.value, locals);
+    // A call through a local (`view.write(...)`, a parameter named like a module) is not the module's.
+    return out.filter((c) => !locals.has(c.callee.split('.')[0]));
+  });
+}
+
+/** The names a statement or expression binds in the function it is in. */
+function bindsLocals(n: Node, type: string, out: Set<string>): void {
+  const targets = (t: Node | null): void => {
+    if (!t) return;
+    const tt = ty(t);
+    if (tt === 'identifier') out.add(textOf(t));
+    else if (tt === 'pattern_list' || tt === 'tuple_pattern' || tt === 'list_pattern' || tt === 'tuple' || tt === 'list' || tt === 'parenthesized_expression' || tt === 'list_splat_pattern' || tt === 'list_splat') {
+      for (const c of kids(t)) targets(c);
+    }
+  };
+  switch (type) {
+    case 'assignment':
+    case 'augmented_assignment':
+    case 'for_statement':
+    case 'for_in_clause':
+      targets(n.childForFieldName('left'));
+      return;
+    case 'named_expression':
+      targets(n.childForFieldName('name'));
+      return;
+    case 'as_pattern':
+      for (const c of kids(n)) if (ty(c) === 'as_pattern_target') for (const t of kids(c)) targets(t);
+      return;
+    case 'aliased_import':
+      targets(n.childForFieldName('alias'));
+      return;
+    case 'import_statement':
+    case 'import_from_statement':
+      for (const c of kids(n)) if (ty(c) === 'dotted_name' && c !== n.childForFieldName('module_name')) out.add(textOf(c).split('.')[0]);
+      return;
+    default:
+      return;
+  }
+}
+
+/** A value with the names the function binds itself read as unknown (deeply: lists, dicts, nested calls). */
+function localsUnknown(v: Value, locals: ReadonlySet<string>): Value {
+  switch (v.kind) {
+    case 'name':
+      return locals.has(v.name) ? { kind: 'unknown', range: v.range, text: v.text } : v;
+    case 'attribute':
+      return locals.has(v.path.split('.')[0]) ? { kind: 'unknown', range: v.range, text: v.text } : v;
+    case 'list':
+    case 'tuple':
+    case 'set':
+      return { ...v, items: v.items.map((i) => localsUnknown(i, locals)) };
+    case 'dict':
+      return { ...v, entries: v.entries.map((e) => ({ key: localsUnknown(e.key, locals), value: localsUnknown(e.value, locals) })) };
+    case 'member':
+      return { ...v, object: localsUnknown(v.object, locals) };
+    case 'call':
+      for (const a of v.call.args) a.value = localsUnknown(a.value, locals);
+      return v;
+    default:
+      return v;
   }
 }
 

@@ -81,6 +81,16 @@ function* functionsOf(model: Model): Generator<FunctionDecl> {
 }
 
 const cache = new WeakMap<Model, { bodies: Body[]; calls: RuntimeCall[] }>();
+/** Whether a function's text mentions the watched names, by the pattern (functions are kept between versions). */
+const mentions = new WeakMap<FunctionDecl, { pattern: string; hit: boolean }>();
+
+function mentionsWatched(fn: FunctionDecl, watched: RegExp): boolean {
+  const kept = mentions.get(fn);
+  if (kept && kept.pattern === watched.source) return kept.hit;
+  const hit = watched.test(fn.text);
+  mentions.set(fn, { pattern: watched.source, hit });
+  return hit;
+}
 
 function collect(model: Model): { bodies: Body[]; calls: RuntimeCall[] } {
   const hit = cache.get(model);
@@ -101,7 +111,7 @@ function collect(model: Model): { bodies: Body[]; calls: RuntimeCall[] } {
     for (const c of l.calls) calls.push({ call: resolved(c, inner), body, lambda: l, local: isLocal, qualify: q });
   };
   const visit = (fn: FunctionDecl, outer: FunctionDecl[], scopes: readonly Scope[]) => {
-    if (!watched || !watched.test(fn.text)) return;
+    if (!watched || !mentionsWatched(fn, watched)) return;
     const flow = fn.body.flow;
     const mine = [scopeOfFunction(fn, flow), ...scopes];
     const body: Body = { fn, flow, outer, qualify: (dotted) => resolveIn(model, mine, dotted), local: local(mine) };

@@ -138,6 +138,52 @@ export function methodPatches(model: Model, target: string): Call[] {
   return out;
 }
 
+const bodyCallCache = new WeakMap<Model, Map<string, Call[]>>();
+
+/** The module-level functions and the methods of its classes at any depth. */
+export function allFunctions(model: Model): FunctionDecl[] {
+  const out = [...model.functions];
+  const visitClass = (c: ClassDecl) => {
+    out.push(...c.methods);
+    for (const n of c.classes) visitClass(n);
+  };
+  for (const c of model.classes) visitClass(c);
+  return out;
+}
+
+/**
+ * The SDK calls function bodies make (declarations built when a tool, a render callback or a provider
+ * callback runs), keyed like `model.sdkCalls` (`typed.ActivityPresentation`). A body is read only when
+ * its text names something the module imports from the SDK, so files whose functions do not use the SDK
+ * pay nothing. Names resolve through the module's imports as the function sees them once the module ran
+ * (the function's own names are left out by `FunctionDecl.calls`).
+ */
+export function bodyCalls(model: Model): Map<string, Call[]> {
+  let out = bodyCallCache.get(model);
+  if (out) return out;
+  out = new Map();
+  bodyCallCache.set(model, out);
+  const names = [...new Set(model.imports.filter((i) => importFlavour(i) !== undefined).map((i) => i.local))];
+  if (!names.length) return out;
+  const visit = (fn: FunctionDecl, depth: number) => {
+    // A factory's calls are module-level calls already (they run at import).
+    if (depth > 8 || model.factories.has(fn) || !names.some((n) => fn.source.includes(n))) return;
+    for (const call of fn.calls) {
+      if (call.inner) continue;
+      call.qualified = qualify(model, call.callee);
+      call.sdk = flavourOf(call.qualified);
+      if (!call.sdk) continue;
+      const key = `${call.sdk.flavour}.${call.sdk.member}`;
+      const list = out!.get(key);
+      if (list) list.push(call);
+      else out!.set(key, [call]);
+    }
+    for (const inner of fn.body.functions) visit(inner, depth + 1);
+  };
+  for (const fn of allFunctions(model)) visit(fn, 0);
+  return out;
+}
+
 export interface Registration {
   kind: 'G1' | 'G2' | 'G3';
   call: Call;

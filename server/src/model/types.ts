@@ -110,6 +110,16 @@ export interface FunctionDecl {
   readonly text: string;
   /** The body, read when first asked for (decorators, factories and the runtime-call rules look inside). */
   readonly body: FunctionBody;
+  /**
+   * Every call in the body at any depth (nested functions, classes and lambdas aside), read when first
+   * asked for: declarations built when the function runs (`return vis.ActivityPresentation(...)`).
+   * Not qualified here: `bodyCalls` (model/sdk.ts) resolves them through the module's imports. Names the
+   * function binds itself (parameters, assignments, loop targets...) read as unknown in their arguments,
+   * and calls through them are left out.
+   */
+  readonly calls: Call[];
+  /** The source text of the `def` (decorators aside), for cheap checks before reading the body. */
+  readonly source: string;
 }
 
 /** What the top level of a function body holds. */

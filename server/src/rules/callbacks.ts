@@ -31,36 +31,51 @@ interface Callback {
   at: Range;
 }
 
-const cache = new WeakMap<Model, Callback[]>();
+/** Per SDK scope: the member a qualified name calls when it takes callbacks (null when it takes none). */
+const withCallbacks = new WeakMap<object, Map<string, SdkMember | null>>();
 
-/** The callbacks of every module-level declaration call of the file (SDK and vis-lang-interface). */
-function callbacks(model: Model): Callback[] {
-  const hit = cache.get(model);
-  if (hit) return hit;
-  const out: Callback[] = [];
+function memberWithCallbacks(model: Model, qualified: string): SdkMember | undefined {
   const scope = scopeOf(model);
+  let memo = withCallbacks.get(scope);
+  if (!memo) withCallbacks.set(scope, (memo = new Map()));
+  let m = memo.get(qualified);
+  if (m === undefined) {
+    const member = sdkMemberByQualified(scope, qualified);
+    m = member && paramsOf(member, scope).some((p) => p.calls) ? member : null;
+    memo.set(qualified, m);
+  }
+  return m ?? undefined;
+}
+
+/** The module-level declaration calls of the file that take callbacks (SDK and vis-lang-interface). */
+function declarations(model: Model): { call: Call; member: SdkMember }[] {
+  const out: { call: Call; member: SdkMember }[] = [];
   for (const call of model.calls) {
     if (call.inner || !call.qualified) continue;
-    const member = sdkMemberByQualified(scope, call.qualified);
-    if (!member) continue;
-    const params = paramsOf(member, scope);
-    if (!params.some((p) => p.calls)) continue;
-    const bound = bindCall(params, call);
-    if (!bound) continue;
-    for (const param of params) {
-      const arg = param.calls && bound.get(param.name);
-      if (!arg) continue;
-      const v = resolve(model, arg.value);
-      if (v.kind === 'lambda') out.push({ member, param, call, range: arg.value.range, name: '<lambda>', params: v.params, returns: v.body ? [v.body] : [], at: v.range });
-      else if (v.kind === 'function') {
-        const fn = functionNamed(model, v.name);
-        // A decorator may change what is called; a wrapper is not judged.
-        if (!fn || fn.decorators.length) continue;
-        out.push({ member, param, call, range: arg.value.range, name: fn.name, params: fn.params, returns: fn.body.flow.returns, at: fn.nameRange });
-      }
+    const member = memberWithCallbacks(model, call.qualified);
+    if (member) out.push({ call, member });
+  }
+  return out;
+}
+
+/** The callbacks one declaration call hands over, as far as they can be seen. */
+function callbacksOf(model: Model, call: Call, member: SdkMember): Callback[] {
+  const out: Callback[] = [];
+  const params = paramsOf(member, scopeOf(model));
+  const bound = bindCall(params, call);
+  if (!bound) return out;
+  for (const param of params) {
+    const arg = param.calls && bound.get(param.name);
+    if (!arg) continue;
+    const v = resolve(model, arg.value);
+    if (v.kind === 'lambda') out.push({ member, param, call, range: arg.value.range, name: '<lambda>', params: v.params, returns: v.body ? [v.body] : [], at: v.range });
+    else if (v.kind === 'function') {
+      const fn = functionNamed(model, v.name);
+      // A decorator may change what is called; a wrapper is not judged.
+      if (!fn || fn.decorators.length) continue;
+      out.push({ member, param, call, range: arg.value.range, name: fn.name, params: fn.params, returns: fn.body.flow.returns, at: fn.nameRange });
     }
   }
-  cache.set(model, out);
   return out;
 }
 
@@ -114,11 +129,13 @@ function isBlock(model: Model, v: Value): boolean {
 
 const RESERVED = vocabularyValues('ctx-reserved');
 
-function forEach(ctx: RuleContext, params: string[], members: string[] | undefined, check: (cb: Callback) => void): void {
-  for (const cb of callbacks(ctx.model)) {
-    if (!params.includes(cb.param.name)) continue;
-    if (members && !members.includes(cb.member.name)) continue;
-    check(cb);
+/** Checks the callbacks of each declaration, one unit per declaration call (kept while what it read is unchanged). */
+function forEach(ctx: RuleContext, params: string[] | undefined, members: string[] | undefined, check: (cb: Callback) => void): void {
+  for (const { call, member } of declarations(ctx.model)) {
+    if (members && !members.includes(member.name)) continue;
+    ctx.unit(call, () => {
+      for (const cb of callbacksOf(ctx.model, call, member)) if (!params || params.includes(cb.param.name)) check(cb);
+    });
   }
 }
 
@@ -128,10 +145,10 @@ export const callbackRules: Rule[] = [
     severity: 'error',
     summary: 'A callback takes the arguments Vis calls it with (prompt, activation and ctx: env; a slash command: ctx; a hook or filter: the call; SyntaxGuard check: sources, root): Python\'s TypeError otherwise, every time.',
     check(ctx) {
-      for (const cb of callbacks(ctx.model)) {
+      forEach(ctx, undefined, undefined, (cb) => {
         const error = shapeError(cb);
         if (error) ctx.report(cb.range, `${error}: the ${where(cb)} is called with (${calledWith(cb)})`);
-      }
+      });
     },
   },
   {

@@ -197,14 +197,16 @@ function requestRefusal(placed: PlacedCall, title: Value | undefined, nodes: (No
       return undefined;
     }
     if (!FIELD_TYPES.includes(n.type)) return refuse(`unknown field type ${pyRepr(n.type)} — one of ${[...FIELD_TYPES].sort().join(', ')}`, n.keys.get('type')?.value.range ?? n.range);
-    const nameKey = n.keys.get('name');
+    // `id` is the synonym of `name` (vis-sdk.md §5.3).
+    const nameOf = n.keys.has('name') ? 'name' : 'id';
+    const nameKey = n.keys.get(nameOf);
     const nameValue = nameKey && placed.value(nameKey.value);
     if (nameKey && nameValue?.kind !== 'str') {
       if (nameValue?.kind === 'none') return refuse('every field needs a name: it is what keys the answer', nameKey.value.range);
       known = false;
       return undefined;
     }
-    const name = str(n, 'name');
+    const name = str(n, nameOf);
     if (name === undefined || pyStrip(name) === '') return refuse('every field needs a name: it is what keys the answer', nameKey?.value.range ?? n.range);
     if (seen.has(name)) return refuse(`two fields are named ${pyRepr(name)}`, nameKey!.value.range);
     seen.add(name);

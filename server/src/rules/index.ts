@@ -4,16 +4,23 @@ import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
 import type { Model } from '../model/types';
-import { extensionRules } from './extension';
+import { activityFamilies, activityRules } from './activity';
+import { catalogFamilies, catalogRules } from './sdkCatalog';
+import { bindingRule } from './declaration';
+import { extensionFamilies, extensionRules } from './extension';
 import { fileRules } from './file';
-import { g1Rules } from './g1';
-import { hookRules } from './hooks';
-import { methodRules } from './methods';
+import { g1Families, g1Rules } from './g1';
+import { hookFamilies, hookRules } from './hooks';
+import { languageFamilies, languageRules } from './language';
+import { methodFamilies, methodRules } from './methods';
+import { providerFamilies, providerRules } from './providers';
 import { registrationRules } from './registration';
 import { routingRules } from './routing';
+import { sdkCallFamilies, sdkCallRules } from './sdkcalls';
 import { sdkRules } from './sdk';
+import { settingFamilies, settingRules } from './settings';
 import { sequenceRules } from './sequence';
-import { symbolRules } from './symbols';
+import { symbolFamilies, symbolRules } from './symbols';
 import type { SeverityOverrides } from '../config/selection';
 import type { SourceText } from '../fixes/source';
 import type { Finding, ModuleRole, Rule, RuleUnits, Severity } from './types';
@@ -26,7 +33,47 @@ import { langInterfaceRules } from './langInterface';
 import { environmentRules } from './environment';
 import { pathOf } from './util';
 
-export const allRules: Rule[] = [...fileRules, ...sdkRules, ...registrationRules, ...extensionRules, ...g1Rules, ...hookRules, ...symbolRules, ...methodRules, ...sequenceRules, ...routingRules, ...stateRules, ...loggingRules, ...hostCallRules, ...formRules, ...callbackRules, ...langInterfaceRules, ...environmentRules];
+/** The SDK calls whose arguments are bound as Python binds them (SDK-003 for those without a binding rule of their own). */
+const families = [
+  ...extensionFamilies,
+  ...g1Families,
+  ...hookFamilies,
+  ...symbolFamilies,
+  ...methodFamilies,
+  ...catalogFamilies,
+  ...languageFamilies,
+  ...settingFamilies,
+  ...activityFamilies,
+  ...providerFamilies,
+  ...sdkCallFamilies,
+];
+
+export const allRules: Rule[] = [
+  ...fileRules,
+  ...sdkRules,
+  bindingRule(families),
+  ...registrationRules,
+  ...extensionRules,
+  ...g1Rules,
+  ...hookRules,
+  ...symbolRules,
+  ...methodRules,
+  ...sequenceRules,
+  ...catalogRules,
+  ...languageRules,
+  ...settingRules,
+  ...activityRules,
+  ...providerRules,
+  ...sdkCallRules,
+  ...routingRules,
+  ...stateRules,
+  ...loggingRules,
+  ...hostCallRules,
+  ...formRules,
+  ...callbackRules,
+  ...langInterfaceRules,
+  ...environmentRules,
+];
 
 export type { SeverityOverrides } from '../config/selection';
 
@@ -43,6 +90,30 @@ export interface RuleOptions {
   units?: RuleUnits;
   /** The text the model was built from (for fixes); undefined when it cannot be had any more. */
   source?: () => SourceText | undefined;
+  /**
+   * Keep the findings that earlier errors of their call are in front of (`Finding.behind`), for the
+   * program to decide with the module's suppression comments; otherwise only the first is returned.
+   */
+  keepMasked?: boolean;
+}
+
+/**
+ * A call's first error only: an earlier error of a rule turned off stands aside for the next. Findings
+ * still behind an error are dropped, or kept (`keep`) for the suppression comments to decide.
+ */
+function unmasked(findings: Finding[], overrides: SeverityOverrides, keep = false): Finding[] {
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (!f.behind) {
+      out.push(f);
+      continue;
+    }
+    const behind = f.behind.filter((b) => overrides[b.rule] !== 'off');
+    if (behind.length && !keep) continue;
+    const { behind: _, ...rest } = f;
+    out.push(behind.length ? { ...rest, behind } : rest);
+  }
+  return out;
 }
 
 export function runRules(model: Model, overrides: SeverityOverrides = {}, rules: Rule[] = allRules, options: RuleOptions = {}): Finding[] {
@@ -106,6 +177,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
         if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
         if (!here) f.uri = extra!.uri;
         if (extra?.related?.length) f.related = extra.related;
+        if (extra?.behind?.length) f.behind = extra.behind;
         sink.push(f);
       },
       contractFormat,
@@ -119,5 +191,5 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
     });
     done?.set(rule, { severity, findings: findings.slice(from) });
   }
-  return findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return unmasked(findings, overrides, options.keepMasked).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }

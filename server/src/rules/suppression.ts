@@ -79,6 +79,13 @@ export function readSuppressions(text: string): Suppressions {
 
 export const UNUSED = 'SUP-001';
 
+/** The directive that silences a finding of a rule at a range: one on the line it starts on, else one for the file. */
+export function suppressedBy(s: Suppressions, rule: string, range: Range): Directive | undefined {
+  if (!s.directives.length) return undefined;
+  const covers = (d: Directive) => !d.rules || d.rules.some((r) => r.id === rule);
+  return s.directives.find((d) => d.kind === 'line' && d.line === range.start.line && covers(d)) ?? s.directives.find((d) => d.kind === 'file' && covers(d));
+}
+
 /** The rules about suppression comments (reported by the program, which knows every finding of a module). */
 export const suppressionRules: RuleMeta[] = [
   {
@@ -92,7 +99,8 @@ export const suppressionRules: RuleMeta[] = [
 /**
  * The findings on a module that its suppression comments leave, and SUP-001 for each suppression that
  * silences nothing. `isKnown` tells rule ids; `isOff` tells rules the configuration turns off for the
- * file (their suppressions are not reported); `severity` is SUP-001's for the file, or `off`.
+ * file (their suppressions are not reported); `severity` is SUP-001's for the file, or `off`; `masked`
+ * are failures an earlier error of their call hides (a suppression of one is in use).
  */
 export function applySuppressions(
   findings: Finding[],
@@ -101,21 +109,21 @@ export function applySuppressions(
   isOff: (id: string) => boolean,
   severity: Severity | 'off',
   source: () => SourceText | undefined,
+  masked: readonly { rule: string; range: Range }[] = [],
 ): Finding[] {
   if (!s.directives.length && !s.malformed.length) return findings;
   const used = new Map<Directive, Set<string>>();
-  const byLine = new Map<number, Directive[]>();
-  const fileWide = s.directives.filter((d) => d.kind === 'file');
-  for (const d of s.directives) if (d.kind === 'line') byLine.set(d.line, [...(byLine.get(d.line) ?? []), d]);
-  const covers = (d: Directive, rule: string) => !d.rules || d.rules.some((r) => r.id === rule);
-  const kept = findings.filter((f) => {
-    const d = (byLine.get(f.range.start.line) ?? []).find((x) => covers(x, f.rule)) ?? fileWide.find((x) => covers(x, f.rule));
-    if (!d) return true;
+  const silenced = (f: { rule: string; range: Range }) => {
+    const d = suppressedBy(s, f.rule, f.range);
+    if (!d) return false;
     let set = used.get(d);
     if (!set) used.set(d, (set = new Set()));
     set.add(f.rule);
-    return false;
-  });
+    return true;
+  };
+  const kept = findings.filter((f) => !silenced(f));
+  // A failure an earlier error of its call hides shows once that is fixed: its suppression is in use.
+  masked.forEach(silenced);
   if (severity === 'off') return kept;
   const out = [...kept];
   const report = (range: Range, message: string, fix?: Fix) => out.push({ rule: UNUSED, severity, message, range, ...(fix ? { fix } : {}) });

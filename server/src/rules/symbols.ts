@@ -1,30 +1,35 @@
 // `vis.Symbol(...)` (G2/G3): the refusals of Symbol.__post_init__ and of the namespace traversal
-// (SYM-001…SYM-016, vis-sdk.md §2.3–§2.4), the activity guidance (SYM-008) and duplicate tool names
-// within one Extension (SYM-017, a warning: the SDK does not check it).
+// (SYM-001…SYM-016, vis-sdk.md §2.3–§2.4), the first one the SDK raises per Symbol only; the activity
+// guidance (SYM-008) and duplicate tool names within one Extension (SYM-017, a warning: the SDK does not
+// check it).
 // The analysis itself lives in server/src/contracts (it is the same traversal that builds contracts);
 // rules read it from the program (`ctx.symbols()`), computed once per module version with sibling
-// modules resolved, so hovers, previews and diagnostics share it. A mistake in a declaration that lives
-// in another module is reported on that module's line, with the `vis.Symbol(...)` that exports it as
-// related information.
+// modules resolved, so hovers, previews and diagnostics share it. A mistake in a declaration is reported
+// where it is written (the def without a docstring, the attribute's assignment), with the `vis.Symbol(...)`
+// that exports it as related information, in this module or another.
 import type { Issue, SymbolInfo } from '../contracts/symbols';
-import { tagsOf } from '../sdk/table';
 import { pyString } from '../fixes/edits';
-import type { Range } from '../model/types';
-import { docstringSuggestion, dropArgument, isLiteralAt, nearestValue, reportWith, type FixChoice } from './fixes';
 import { isKnown, resolve, sdkCall } from '../model/sdk';
+import type { Range } from '../model/types';
+import { tagsOf } from '../sdk/table';
+import { BINDING_RULE, bindingError, chainRules, withChoice, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { docstringSuggestion, dropArgument, isLiteralAt, nearestValue, type FixChoice } from './fixes';
 import type { Rule, RuleContext, Severity } from './types';
 import { callsOf, isIdentifier, keyword } from './util';
 
-/** An issue on the analysed module, or on the module that holds the declaration, pointing back at the Symbol. */
-function reportIssue(ctx: RuleContext, info: SymbolInfo, issue: Issue): void {
-  if (!issue.uri || issue.uri === ctx.model.uri) {
-    reportWith(ctx, issue.range, issue.message, issueFix(ctx, info, issue));
-    return;
-  }
-  ctx.report(issue.range, issue.message, undefined, {
-    uri: issue.uri,
-    related: [{ uri: ctx.model.uri, range: info.call.range, message: `exported by this ${info.call.callee}(...)` }],
-  });
+const inside = (r: Range, outer: Range) =>
+  (r.start.line > outer.start.line || (r.start.line === outer.start.line && r.start.character >= outer.start.character)) &&
+  (r.end.line < outer.end.line || (r.end.line === outer.end.line && r.end.character <= outer.end.character));
+
+/**
+ * An issue where the declaration is written, pointing back at the Symbol that exports it when that is
+ * elsewhere; with its fix when it is in this module (a fix's edits are in this module's coordinates).
+ */
+function issueFailure(ctx: RuleContext, info: SymbolInfo, issue: Issue): Failure {
+  const uri = issue.uri ?? ctx.model.uri;
+  const choice = uri === ctx.model.uri ? issueFix(ctx, info, issue) : {};
+  const related = uri === ctx.model.uri && inside(issue.range, info.call.range) ? undefined : [{ uri: ctx.model.uri, range: info.call.range, message: `exported by this ${info.call.callee}(...)` }];
+  return withChoice({ range: issue.range, message: issue.message, options: { ...(uri !== ctx.model.uri ? { uri } : {}), ...(related ? { related } : {}) } }, choice);
 }
 
 /** The fix of an issue the Symbol analysis found, from the argument it is written at. */
@@ -62,27 +67,68 @@ function issueFix(ctx: RuleContext, info: SymbolInfo, issue: Issue): FixChoice {
 
 const sameRange = (a: Range, b: Range) => a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 
-function issueRule(id: string, summary: string, severity: Severity = 'error', fixable = false): Rule {
+
+
+function reportIssue(ctx: RuleContext, info: SymbolInfo, issue: Issue): void {
+  const f = issueFailure(ctx, info, issue);
+  ctx.report(f.range, f.message, f.fix, f.options);
+}
+
+/** Advice the Symbol analysis finds besides the SDK's errors. */
+const ADVICE = new Set(['SYM-008', 'SYM-018']);
+
+function adviceRule(id: string, summary: string, severity: Severity): Rule {
   return {
     id,
     severity,
     summary,
-    fixable,
     check(ctx: RuleContext) {
       // The Symbol analysis is kept per Symbol by the program; reporting its issues is a filter.
-      for (const info of ctx.symbols()) {
-        for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
-      }
+      for (const info of ctx.symbols()) for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
     },
   };
 }
 
+const DOCS: RuleDoc[] = [
+  { id: 'SYM-001', summary: 'Symbol is_hidden must be a bool.', fixable: true },
+  { id: 'SYM-003', summary: 'A Symbol name (name= or the function name) must be a public Python identifier.', fixable: true },
+  { id: 'SYM-004', summary: 'A Symbol tag must be in the tag vocabulary (T2 for G2 and C1/C2, T4 for G3 with C3).', fixable: true },
+  { id: 'SYM-005', summary: 'An exported function needs a docstring: it becomes the model-facing doc().' },
+  { id: 'SYM-007', summary: 'Symbol activity= must be a vis.Activity declaration.' },
+  { id: 'SYM-010', summary: 'A namespace Symbol tag must be in the tag vocabulary.', fixable: true },
+  { id: 'SYM-011', summary: 'A namespace Symbol takes no activity=; declare it on each vis.method().', fixable: true },
+  { id: 'SYM-012', summary: 'A namespace Symbol needs name=<public Python identifier>.' },
+  { id: 'SYM-013', summary: 'Every public attribute of a namespace object must be callable or a nested capability object.' },
+  { id: 'SYM-014', summary: 'A namespace object may not reach the same object twice.' },
+  { id: 'SYM-015', summary: 'A namespace object needs at least one public method.' },
+  { id: 'SYM-016', summary: 'Every public method of a namespace needs a docstring (and passes the function checks).' },
+];
+
+/** `vis.Symbol(...)` binds like any call first (its binding errors are SDK-003's). */
+export const symbolFamilies: CallFamily[] = [{ flavour: 'typed', member: 'Symbol', steps: [], moduleOnly: true }];
+
+const symbolChain = {
+  units: (ctx: RuleContext) => ctx.symbols(),
+  // The program keeps each Symbol's analysis between versions; reporting its issues only reads it.
+  key: () => null,
+  steps: [
+    {
+      id: BINDING_RULE,
+      check: (info: SymbolInfo, ctx: RuleContext) => bindingError(ctx.model, info.call),
+    },
+    {
+      // The issues come in the order the SDK raises them: the first error is the Symbol's.
+      id: DOCS.map((d) => d.id),
+      check(info: SymbolInfo, ctx: RuleContext) {
+        const issue = info.issues.find((i) => !ADVICE.has(i.rule));
+        return issue && { ...issueFailure(ctx, info, issue), id: issue.rule };
+      },
+    },
+  ],
+};
+
 export const symbolRules: Rule[] = [
-  issueRule('SYM-001', 'Symbol is_hidden must be a bool.', 'error', true),
-  issueRule('SYM-003', 'A Symbol name (name= or the function name) must be a public Python identifier.', 'error', true),
-  issueRule('SYM-004', 'A Symbol tag must be in the tag vocabulary (T2 for G2 and C1/C2, T4 for G3 with C3).', 'error', true),
-  issueRule('SYM-005', 'An exported function needs a docstring: it becomes the model-facing doc().'),
-  issueRule('SYM-007', 'Symbol activity= must be a vis.Activity declaration.'),
+  ...chainRules(DOCS, [symbolChain]),
   {
     id: 'SYM-008',
     // Guidance from the docs, not an SDK error: information, so it never reads as a load failure.
@@ -102,14 +148,7 @@ export const symbolRules: Rule[] = [
       }
     },
   },
-  issueRule('SYM-010', 'A namespace Symbol tag must be in the tag vocabulary.', 'error', true),
-  issueRule('SYM-011', 'A namespace Symbol takes no activity=; declare it on each vis.method().', 'error', true),
-  issueRule('SYM-012', 'A namespace Symbol needs name=<public Python identifier>.'),
-  issueRule('SYM-013', 'Every public attribute of a namespace object must be callable or a nested capability object.'),
-  issueRule('SYM-014', 'A namespace object may not reach the same object twice.'),
-  issueRule('SYM-015', 'A namespace object needs at least one public method.'),
-  issueRule('SYM-016', 'Every public method of a namespace needs a docstring (and passes the function checks).'),
-  issueRule('SYM-018', 'A class inside a namespace object becomes a tool (its constructor); probably unintended.', 'warning'),
+  adviceRule('SYM-018', 'A class inside a namespace object becomes a tool (its constructor); probably unintended.', 'warning'),
   {
     id: 'SYM-017',
     severity: 'warning',

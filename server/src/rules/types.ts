@@ -43,6 +43,12 @@ export interface Finding {
   /** The module the finding belongs to when it is not the analysed one (a declaration in a sibling module). */
   uri?: string;
   related?: RelatedLocation[];
+  /**
+   * The earlier errors of the same call (in the order the SDK checks) that Python raises before this one.
+   * Only the program keeps such findings (`RuleOptions.keepMasked`): one is shown when every earlier error
+   * is suppressed, and otherwise only keeps its suppression in use (`shownFindings`).
+   */
+  behind?: { rule: string; range: Range }[];
 }
 
 /** Where a finding goes when it is not on the analysed module, and what explains it. */
@@ -51,6 +57,8 @@ export interface ReportOptions {
   related?: RelatedLocation[];
   /** Quick fixes that are not safe enough for fix-all (see `Finding.suggestions`). */
   suggestions?: Fix[];
+  /** See `Finding.behind`. */
+  behind?: { rule: string; range: Range }[];
 }
 
 /** What a module is to Vis: an entry file it loads, a module an entry imports, or not known (a file on its own). */

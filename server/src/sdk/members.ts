@@ -27,6 +27,13 @@ export interface ParamSpec {
    * what it passes (`env`; `sources, root`; `source, *, original, spans, parses_clean` for keywords).
    */
   calls?: string;
+  /** A callback the SDK calls: with how many positional arguments (any of these), or with these keywords. */
+  calledWith?: CalledWith;
+}
+
+export interface CalledWith {
+  positional?: readonly number[];
+  keywords?: readonly string[];
 }
 
 export interface MemberSpec {
@@ -232,7 +239,21 @@ const G1_EXTENSION_PARAMS: Record<string, ParamSpec> = {
   env: { doc: 'Names of the environment variables the extension reads.' },
 };
 
-const PROVIDER_CALLBACKS = 'get_token_fn=None, detect_fn=None, status_fn=None, logout_fn=None, limits_fn=None, refresh_token_fn=None, auth_fn=None, auth_prompt_fn=None, enrich_models_fn=None, on_selected_fn=None';
+/** The provider callbacks: what each is for and how many positional arguments the host calls it with. */
+const PROVIDER_SLOTS: Record<string, ParamSpec> = {
+  get_token_fn: { doc: 'Returns a ProviderCredential or None; takes no argument.', calledWith: { positional: [0] } },
+  detect_fn: { doc: 'Detects an existing credential; takes no argument.', calledWith: { positional: [0] } },
+  status_fn: { doc: 'Returns a ProviderStatus; takes no argument.', calledWith: { positional: [0] } },
+  logout_fn: { doc: 'Logs out; takes no argument.', calledWith: { positional: [0] } },
+  limits_fn: { doc: 'Returns ProviderLimits; takes no argument.', calledWith: { positional: [0] } },
+  refresh_token_fn: { doc: 'Returns a fresh ProviderCredential; takes the rejected token or nothing.', calledWith: { positional: [1, 0] } },
+  auth_fn: { doc: 'Starts a login; takes a printer callback.', calledWith: { positional: [1] } },
+  auth_prompt_fn: { doc: 'Returns the login instructions as text or lines; takes no argument.', calledWith: { positional: [0] } },
+  enrich_models_fn: { doc: 'Returns ProviderModel values; takes the provider and the router options.', calledWith: { positional: [2] } },
+  on_selected_fn: { doc: 'Called with the selection when the provider is chosen.', calledWith: { positional: [1] } },
+};
+
+const PROVIDER_CALLBACKS = Object.keys(PROVIDER_SLOTS).map((k) => `${k}=None`).join(', ');
 
 export const G1_MODULE: ModuleSpec = {
   name: 'vis',
@@ -272,7 +293,7 @@ export const G1_MODULE: ModuleSpec = {
     fn('provider', `id, label, preset=None, is_managed=False, ${PROVIDER_CALLBACKS}`, 'Declares a model provider with its credential and status callbacks.', {
       returns: 'dict',
       retiredBuilder: true,
-      params: { preset: { doc: 'Endpoint defaults as a dict.' }, is_managed: { doc: 'The runtime issues the credential, so no API key is asked for.' } },
+      params: { preset: { doc: 'Endpoint defaults as a dict.' }, is_managed: { doc: 'The runtime issues the credential, so no API key is asked for.' }, ...PROVIDER_SLOTS },
       variants: [{ releases: { only: ['g1-docs'] }, sig: `id, label, preset=None, ${PROVIDER_CALLBACKS}` }],
     }),
     HOST_ENV,
@@ -346,20 +367,9 @@ const EXTENSION_FIELDS: Record<string, ParamSpec> = {
   env: { doc: 'Names of the environment variables resolved at registration.' },
 };
 
-const LANGUAGE_HANDLERS = ['syntax', 'balance', 'format', 'lint', 'test', 'repl_eval', 'repl_start'];
+/** The handlers a LanguageSurface can declare, in field order (the order the SDK checks them). */
+export const LANGUAGE_HANDLERS = ['syntax', 'balance', 'format', 'lint', 'test', 'repl_eval', 'repl_start'];
 
-const PROVIDER_SLOT_DOCS: Record<string, string> = {
-  get_token_fn: 'Returns a ProviderCredential or None; takes no argument.',
-  detect_fn: 'Detects an existing credential; takes no argument.',
-  status_fn: 'Returns a ProviderStatus; takes no argument.',
-  logout_fn: 'Logs out; takes no argument.',
-  limits_fn: 'Returns ProviderLimits; takes no argument.',
-  refresh_token_fn: 'Returns a fresh ProviderCredential; takes the rejected token or nothing.',
-  auth_fn: 'Starts a login; takes a printer callback.',
-  auth_prompt_fn: 'Returns the login instructions as text or lines; takes no argument.',
-  enrich_models_fn: 'Returns ProviderModel values; takes the provider and the router options.',
-  on_selected_fn: 'Called with the selection when the provider is chosen.',
-};
 
 const TYPED_PROVIDER_SLOTS =
   'get_token_fn: Callable[[], ProviderCredential | None] | None = None, detect_fn: Callable[[], ProviderCredential | None] | None = None, status_fn: Callable[[], ProviderStatus | None] | None = None, logout_fn: Callable[[], None] | None = None, limits_fn: Callable[[], ProviderLimits | None] | None = None, refresh_token_fn: Callable[[str | None], ProviderCredential | None] | Callable[[], ProviderCredential | None] | None = None, auth_fn: Callable[[Callable[[str], None]], str | bool | None] | None = None, auth_prompt_fn: Callable[[], Sequence[str] | str | None] | None = None, enrich_models_fn: Callable[[Mapping[str, ProviderJSON], Mapping[str, ProviderJSON]], Sequence[ProviderModel] | None] | None = None, on_selected_fn: Callable[[Mapping[str, ProviderJSON]], None] | None = None';
@@ -367,7 +377,7 @@ const TYPED_PROVIDER_SLOTS =
 const PROVIDER_FAMILY: MemberSpec[] = [
   cls('Provider', `id: str, label: str, preset: ProviderPreset | None = None, is_managed: bool = False, ${TYPED_PROVIDER_SLOTS}`, 'Declares a model provider: its endpoint defaults and synchronous credential, status and limits callbacks.', {
     typedOnly: true,
-    params: { id: { doc: 'The provider id (non-blank).' }, label: { doc: 'The name people see (non-blank).' }, preset: { doc: 'A ProviderPreset (a dict is refused).' }, is_managed: { doc: 'The runtime issues the credential.' }, ...Object.fromEntries(Object.entries(PROVIDER_SLOT_DOCS).map(([k, doc]) => [k, { doc }])) },
+    params: { id: { doc: 'The provider id (non-blank).' }, label: { doc: 'The name people see (non-blank).' }, preset: { doc: 'A ProviderPreset (a dict is refused).' }, is_managed: { doc: 'The runtime issues the credential.' }, ...PROVIDER_SLOTS },
   }),
   cls(
     'ProviderPreset',
@@ -527,7 +537,7 @@ export const TYPED_MODULE_SPEC: ModuleSpec = {
       params: {
         presenter: { vocab: 'presenter', doc: 'The presentation category; generic for ordinary tools.' },
         label: { doc: 'One non-blank line of at most 96 characters, in sentence case.' },
-        render: { doc: 'A synchronous callback taking phase, args, kwargs, result and error as keywords; returns an ActivityPresentation or None.' },
+        render: { doc: 'A synchronous callback taking phase, args, kwargs, result and error as keywords; returns an ActivityPresentation or None.', calledWith: { keywords: ['phase', 'args', 'kwargs', 'result', 'error'] } },
         show_start: { releases: { except: ['4f9b7a0d'] }, doc: 'Show a running row before the call settles; False for fast operations.' },
       },
     }),

@@ -134,6 +134,14 @@ export interface ReleaseSet {
   except?: readonly string[];
 }
 
+// Checks that changed between releases without a parameter or vocabulary value to carry the change.
+/** The Activity limits (32 blocks, 8 sections, 32 KiB, 16,384-character text, 16 columns, 200 rows) and their messages: G2. */
+export const ACTIVITY_LIMITS: ReleaseSet = { gen: ['G2'] };
+/** Presentations without the limits, and their messages (PRES-004, PRES-005; no PRES-006): from @1a8b6ead on. */
+export const PRESENTATIONS_UNLIMITED: ReleaseSet = { from: '1a8b6ead' };
+/** Content blocks without the limits, and tables with paths (BLK-001, BLK-004): from @f16a4d6f on. */
+export const BLOCKS_UNLIMITED: ReleaseSet = { from: 'f16a4d6f' };
+
 /** The release ids a set stands for, out of `within` (a family's releases, or all of them). */
 export function resolveReleaseSet(set: ReleaseSet, within: readonly SdkRelease[] = RELEASES): Set<string> {
   const out = new Set<string>();

@@ -4,9 +4,9 @@
 // the file's SDK profile (`profile.ts`) choosing the release.
 import { G1_MODULE, TYPED_MODULE } from '../model/sdk';
 import type { Argument, Call, Model, ParamKind, SdkFlavour } from '../model/types';
-import type { MemberKind, MemberSpec, ModuleSpec, ParamSpec } from './members';
+import type { CalledWith, MemberKind, MemberSpec, ModuleSpec, ParamSpec } from './members';
 import { MODULES } from './members';
-import { RELEASES, newest, releasesOf, resolveReleaseSet, type SdkRelease } from './releases';
+import { RELEASES, newest, releasesOf, resolveReleaseSet, type ReleaseSet, type SdkRelease } from './releases';
 import { vocabularyById, type Vocabulary, type VocabularyValue } from './vocabularies';
 
 export interface SdkParam {
@@ -27,6 +27,8 @@ export interface SdkParam {
   releases: ReadonlySet<string>;
   /** vis-lang-interface version that added it. */
   since?: string;
+  /** For a callback: how the SDK calls it. */
+  calledWith?: CalledWith;
   /** For a callback: the parameters of what it is called with (the arguments Vis passes, by kind). */
   calls?: readonly SdkParam[];
 }
@@ -142,6 +144,7 @@ function parseSignature(sig: string, specs: Record<string, ParamSpec>, memberRel
       holds: spec.holds,
       releases: spec.releases ? intersect(resolveReleaseSet(spec.releases), memberReleases) : memberReleases,
       since: spec.since,
+      calledWith: spec.calledWith,
       ...(spec.calls !== undefined ? { calls: parseSignature(spec.calls, {}, memberReleases, `${where} (${name} callback)`) } : {}),
     });
   }
@@ -473,6 +476,17 @@ export function memberOfCall(model: Model, call: Call): SdkMember | undefined {
 export function bindSdkCall(model: Model, call: Call): Map<string, Argument> | undefined {
   const member = memberOfCall(model, call);
   return member ? bindCall(paramsOf(member, scopeOf(model)), call) : undefined;
+}
+
+/**
+ * Whether the scope's releases are in a set: true when every checked release is, false when none is,
+ * undefined when they straddle it (a conflict between two sides) or the scope is every release.
+ */
+export function inReleases(scope: ReleaseScope, set: ReleaseSet): boolean | undefined {
+  if (!scope.checked.length) return undefined;
+  const ids = memo(ANY_RELEASE, set, () => resolveReleaseSet(set));
+  const n = scope.checked.filter((r) => ids.has(r.id)).length;
+  return n === scope.checked.length ? true : n === 0 ? false : undefined;
 }
 
 /** The tag vocabulary the file's SDK version accepts. */

@@ -24,6 +24,8 @@ export interface Vocabulary {
 }
 
 const T4: ReleaseSet = { only: ['fb4b47f0', 'a95f9ddb', 'b7cc997a', 'f3ef1e26'] };
+/** Op names only the G1 docs before Vis 0.1.41 list (python-extensions.md); later G1 dropped them. */
+const G1_DOCS_ONLY: ReleaseSet = { only: ['g1-docs'] };
 
 function vocab(id: string, doc: string, checkedBy: Vocabulary['checkedBy'], values: VocabularyValue[]): Vocabulary {
   return { id, doc, checkedBy, values };
@@ -69,11 +71,11 @@ export const VOCABULARIES: readonly Vocabulary[] = [
     v('draft/discard', 'A draft is discarded.'),
     v('git/commit', 'A git commit.'),
     v('fs_access', 'The gate asked before the host file tools read or write a path; it takes a hook of its own and no after phase.'),
-    v('write', 'A file write (listed by older docs).', { gen: ['G1'] }),
-    v('struct_patch', 'A structural patch (listed by older docs).', { gen: ['G1'] }),
-    v('move', 'A file move (listed by older docs).', { gen: ['G1'] }),
-    v('copy', 'A file copy (listed by older docs).', { gen: ['G1'] }),
-    v('delete', 'A file deletion (listed by older docs).', { gen: ['G1'] }),
+    v('write', 'A file write (listed by the G1 docs before Vis 0.1.41).', G1_DOCS_ONLY),
+    v('struct_patch', 'A structural patch (listed by the G1 docs before Vis 0.1.41).', G1_DOCS_ONLY),
+    v('move', 'A file move (listed by the G1 docs before Vis 0.1.41).', G1_DOCS_ONLY),
+    v('copy', 'A file copy (listed by the G1 docs before Vis 0.1.41).', G1_DOCS_ONLY),
+    v('delete', 'A file deletion (listed by the G1 docs before Vis 0.1.41).', G1_DOCS_ONLY),
     v('grep', "A search; the host's own example payloads use it."),
   ]),
   vocab('presenter', 'How the Activity of a tool call is presented.', 'sdk', [

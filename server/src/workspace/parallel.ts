@@ -1,14 +1,14 @@
-// `check --jobs N`: a folder's program run in worker threads, one per job, with exactly the results of
-// one program run in one thread.
+// `check --jobs N`: a folder's program run in N threads (this one and N - 1 worker threads), with exactly
+// the results of one program run in one thread.
 //
-// The entries are split into N runs of consecutive entries (Vis's order), one per worker. Each worker
+// The entries are split into N runs of consecutive entries (Vis's order), one per thread. Each share
 // builds the same program (the same folder and entries) and:
 //   1. indexes its entries: the modules each reaches, and which of its entries imports each first;
 //   2. is told, for every module, which entry of all imports it first (its environment: what one program
 //      would have found) and which modules it checks: its entries, and the modules whose first importer
 //      is one of them; it checks those (their rule findings, including those an entry puts on the
 //      modules it imports) and reads what its entries register.
-// The main thread puts it together as one program does: the modules in the order indexing finds them,
+// The main thread (once its own share is done) puts it together as one program does: the modules in the order indexing finds them,
 // each with its own findings, those other modules put on it, and the cross-file checks (WS rules) over
 // every entry's registration, in `compareFindings` order. No VS Code types.
 import path from 'node:path';
@@ -55,10 +55,15 @@ export interface CheckSettings {
 }
 
 type ToWorker = { kind: 'check'; owners: [string, string][]; modules: string[] };
-type FromWorker =
-  | { kind: 'indexed'; reached: string[][]; owners: [string, string][] }
-  | { kind: 'checked'; modules: ModuleResult[]; extensions: (RegisteredExtension | undefined)[] }
-  | { kind: 'failed'; message: string };
+type Indexed = { kind: 'indexed'; reached: string[][]; owners: [string, string][] };
+type Checked = { kind: 'checked'; modules: ModuleResult[]; extensions: (RegisteredExtension | undefined)[] };
+type FromWorker = Indexed | Checked | { kind: 'failed'; message: string };
+
+/** One share of the entries, checked in a worker or in this thread. */
+interface Share {
+  indexed(): Promise<Indexed>;
+  check(task: ToWorker): Promise<Checked>;
+}
 
 /** The modules of a folder in the order one program indexes them, each with everything reported on it. */
 export interface CheckResult {
@@ -71,8 +76,9 @@ export interface CheckResult {
 const WORKER_YOUNG_MB = 4;
 
 /**
- * Runs a folder's program in `jobs` worker threads (`script`: this bundle, which serves workers too).
- * `program` is the same folder's program in this thread: it decides each module's rule policy.
+ * Runs a folder's program in `jobs` threads: this one takes the first share, and `jobs - 1` worker
+ * threads the others (`script`: this bundle, which serves workers too). `program` is the same folder's
+ * program in this thread: it decides each module's rule policy.
  */
 export async function checkInWorkers(program: Program, entries: EntryFile[], jobs: number, script: string): Promise<CheckResult> {
   const root = program.root!;
@@ -80,11 +86,13 @@ export async function checkInWorkers(program: Program, entries: EntryFile[], job
   const n = Math.max(1, Math.min(jobs, entries.length));
   const shares: [number, number][] = [];
   for (let i = 0; i < n; i++) shares.push([Math.floor((i * entries.length) / n), Math.floor(((i + 1) * entries.length) / n)]);
-  const workers = shares.map(([from, to]) => new Worker(script, { workerData: { kind: 'check', root, entries, from, to, settings } satisfies WorkerInput, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } }));
+  const input = (from: number, to: number): WorkerInput => ({ kind: 'check', root, entries, from, to, settings });
+  const workers = shares.slice(1).map(([from, to]) => new Worker(script, { workerData: input(from, to), resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } }));
   try {
-    const replies = workers.map((w) => replies_(w));
-    // 1. Indexing, in every worker at once.
-    const indexed = await Promise.all(replies.map((r) => r.next('indexed')));
+    const here = new ShareChecker(input(...shares[0]));
+    const replies: Share[] = [here, ...workers.map((w) => workerShare(w))];
+    // 1. Indexing, in every thread at once (this one's first: the workers start meanwhile).
+    const indexed = await Promise.all(replies.map((r) => r.indexed()));
     const reached: string[][] = indexed.flatMap((x) => x.reached);
     // Which entry imports each module first, over all entries (shares are in order: the first one wins).
     const owners = new Map<string, string>();
@@ -106,8 +114,7 @@ export async function checkInWorkers(program: Program, entries: EntryFile[], job
         mine[owner !== undefined ? (entryShare.get(pathKey(owner)) ?? shareOf(shares, e)) : shareOf(shares, e)].push(uri);
       }
     });
-    workers.forEach((w, i) => w.postMessage({ kind: 'check', owners: [...owners], modules: mine[i] } satisfies ToWorker));
-    const checked = await Promise.all(replies.map((r) => r.next('checked')));
+    const checked = await Promise.all(replies.map((r, i) => r.check({ kind: 'check', owners: [...owners], modules: mine[i] })));
     // 3. One program's view: each module's own findings, what the others put on it, the cross-file checks.
     const byModule = new Map<string, ModuleResult>();
     for (const c of checked) for (const m of c.modules) byModule.set(m.uri, m);
@@ -158,6 +165,18 @@ function pathKey(p: string): string {
   return path.resolve(p);
 }
 
+/** A share checked in a worker thread. */
+function workerShare(w: Worker): Share {
+  const replies = replies_(w);
+  return {
+    indexed: () => replies.next('indexed'),
+    check: (task) => {
+      w.postMessage(task);
+      return replies.next('checked');
+    },
+  };
+}
+
 /** The replies of a worker, in order; a worker that fails or exits early rejects the next wait. */
 function replies_(w: Worker): { next<K extends FromWorker['kind']>(kind: K): Promise<Extract<FromWorker, { kind: K }>> } {
   const queue: FromWorker[] = [];
@@ -199,20 +218,28 @@ function replies_(w: Worker): { next<K extends FromWorker['kind']>(kind: K): Pro
   };
 }
 
-/** In a worker thread started by checkInWorkers: its share of the program. */
-export async function serveCheckWorker(): Promise<void> {
-  const input = workerData as WorkerInput;
-  const port = parentPort!;
-  const send = (m: FromWorker) => port.postMessage(m);
-  try {
+/** A share of the entries: their program indexed, then the modules it is given checked. */
+class ShareChecker implements Share {
+  private program?: Program;
+
+  constructor(private readonly input: WorkerInput) {}
+
+  private get share(): EntryFile[] {
+    return this.input.entries.slice(this.input.from, this.input.to);
+  }
+
+  async indexed(): Promise<Indexed> {
     // The first runtime only: the spare is made while indexing starts.
     await parserStarted();
-    const program = new Program({ root: input.root, entries: input.entries, ...input.settings });
-    program.configure({ watched: [input.root] });
-    const share = input.entries.slice(input.from, input.to);
-    const { reached, owners } = program.indexShare(share);
-    send({ kind: 'indexed', reached, owners: [...owners] });
-    const task = await new Promise<ToWorker>((resolve) => port.once('message', resolve));
+    const { root, entries, settings } = this.input;
+    const program = (this.program = new Program({ root, entries, ...settings }));
+    program.configure({ watched: [root] });
+    const { reached, owners } = program.indexShare(this.share);
+    return { kind: 'indexed', reached, owners: [...owners] };
+  }
+
+  async check(task: ToWorker): Promise<Checked> {
+    const program = this.program!;
     program.adoptOwners(new Map(task.owners));
     const modules: ModuleResult[] = [];
     for (const uri of task.modules) {
@@ -230,7 +257,19 @@ export async function serveCheckWorker(): Promise<void> {
         modules.push({ uri, error: e instanceof Error ? e.message : String(e) });
       }
     }
-    send({ kind: 'checked', modules, extensions: share.map((e) => program.registeredExtension(e)) });
+    return { kind: 'checked', modules, extensions: this.share.map((e) => program.registeredExtension(e)) };
+  }
+}
+
+/** In a worker thread started by checkInWorkers: its share of the program. */
+export async function serveCheckWorker(): Promise<void> {
+  const port = parentPort!;
+  const send = (m: FromWorker) => port.postMessage(m);
+  try {
+    const share = new ShareChecker(workerData as WorkerInput);
+    send(await share.indexed());
+    const task = await new Promise<ToWorker>((resolve) => port.once('message', resolve));
+    send(await share.check(task));
   } catch (e) {
     send({ kind: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }

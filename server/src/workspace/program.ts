@@ -46,7 +46,7 @@ import { ModuleUnits } from './units';
 import { compareModelProperty, stillValid, uriOf, type Reads } from '../model/reads';
 import type { Model } from '../model/types';
 import { SourceText } from '../fixes/source';
-import { NO_SUPPRESSIONS, applySuppressions, UNUSED, type Suppressions } from '../rules/suppression';
+import { NO_SUPPRESSIONS, applySuppressions, suppressedBy, UNUSED, type Suppressions } from '../rules/suppression';
 import { ProjectConfigs, isRuleId } from '../config/configs';
 import { CONFIG_RULE } from '../config/rules';
 import { ParserFault, guarded } from '../parse/parser';
@@ -856,6 +856,7 @@ export class Program {
             resolver: { loader: j.loader },
             units,
             source: () => this.sourceOf(j.analysis),
+            keepMasked: true,
           });
           units.endRules();
           return found;
@@ -1188,8 +1189,19 @@ export function checkWorkspace(extensions: RegisteredExtension[], policyFor: (ur
 
 /** A module's findings as shown: in `compareFindings` order, its suppression comments applied (SUP-001 for unused ones). */
 export function shownFindings(findings: Finding[], suppressions: Suppressions, policy: SeverityOverrides, source: () => SourceText | undefined): Finding[] {
-  findings.sort(compareFindings);
-  return applySuppressions(findings, suppressions, isRuleId, (id) => policy[id] === 'off', policy[UNUSED] ?? 'hint', source);
+  // A failure behind an earlier error of its call shows only when each of those is suppressed; otherwise
+  // it is still what a suppression of its rule is there for (shown once the earlier error is fixed).
+  const masked: Finding[] = [];
+  const shown: Finding[] = [];
+  for (const f of findings) {
+    if (!f.behind) shown.push(f);
+    else if (f.behind.every((b) => suppressedBy(suppressions, b.rule, b.range))) {
+      const { behind: _, ...rest } = f;
+      shown.push(rest);
+    } else masked.push(f);
+  }
+  shown.sort(compareFindings);
+  return applySuppressions(shown, suppressions, isRuleId, (id) => policy[id] === 'off', policy[UNUSED] ?? 'hint', source, masked);
 }
 
 /**

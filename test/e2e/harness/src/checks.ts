@@ -14,10 +14,14 @@ import { contributedSnippets, insertedText } from '../../../helpers/snippets';
 import { SNIPPET_CASES, replacedSpan, withInserted } from '../../snippetCases';
 import { type Check, type CheckContext, type Diag, PRODUCT_ID, hoverText, toDiag } from './harness';
 
-/** missing_alias.py, line 2: vis.register_extension(vis.Extension(name="", description="d", symbols=[print])) */
+/**
+ * missing_alias.py, line 2: vis.register_extension(vis.Extension(name="", description="d")); line 3:
+ * EXT = vis.Extension(name="ext", description="d", symbols=[print]). One mistake per declaration: each
+ * gets the one error Vis raises for it.
+ */
 const MISSING_ALIAS: Diag[] = [
   { code: 'EXT-003', message: 'vis.Extension requires name=<non-empty string>', severity: 'error', range: [2, 42, 2, 44] },
-  { code: 'EXT-005', message: 'vis.Extension requires alias=<string> when symbols are declared', severity: 'error', range: [2, 63, 2, 78] },
+  { code: 'EXT-005', message: 'vis.Extension requires alias=<string> when symbols are declared', severity: 'error', range: [3, 6, 3, 19] },
 ];
 
 async function quickFixes(uri: vscode.Uri, diagnostic: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
@@ -209,7 +213,7 @@ export const checks: Check[] = [
         'register_extension (2:10)': [2, 10],
         'Extension (2:30)': [2, 30],
         'name= (2:39)': [2, 39],
-        'symbols= (2:66)': [2, 66],
+        'symbols= (3:50)': [3, 50],
       };
       const observed: Record<string, string[]> = {};
       for (const [label, [line, ch]] of Object.entries(at)) {
@@ -231,7 +235,7 @@ export const checks: Check[] = [
         assert.ok(fix, 'no code action titled Add alias="ext"');
         assert.deepEqual(describeAction(fix), {
           title: 'Add alias="ext"', kind: 'quickfix', isPreferred: true,
-          edits: [{ file: 'missing_alias.py', range: [2, 44, 2, 44], newText: ', alias="ext"' }],
+          edits: [{ file: 'missing_alias.py', range: [3, 30, 3, 30], newText: ', alias="ext"' }],
         });
       } catch (e) {
         throw Object.assign(e as Error, { observed });
@@ -269,8 +273,8 @@ export const checks: Check[] = [
       const t0 = Date.now();
       assert.ok(await vscode.workspace.applyEdit(fix.edit), 'applyEdit returned false');
       await t.waitForCodes(uri, ['EXT-003']);
-      const line = editor.document.lineAt(2).text;
-      assert.equal(line, 'vis.register_extension(vis.Extension(name="", alias="ext", description="d", symbols=[print]))');
+      const line = editor.document.lineAt(3).text;
+      assert.equal(line, 'EXT = vis.Extension(name="ext", alias="ext", description="d", symbols=[print])');
       await editor.document.save();
       return { line, rediagnosedMs: Date.now() - t0 };
     },
