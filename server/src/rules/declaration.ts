@@ -10,6 +10,7 @@
 // made from it with `familyRules`, one per rule id, so settings, suppressions and documentation stay per
 // id. A check whose input is not statically known passes: the checks after it still run, since what they
 // find fails the call whether or not the unknown one would have failed first.
+import { Reads, recording, reused } from '../model/reads';
 import { bodyCalls, functionNamed, isKnown, resolve } from '../model/sdk';
 import type { Argument, Call, Model, ParamKind, Range, SdkFlavour, Value } from '../model/types';
 import { acceptedKeywords, acceptedParams, memberOfCall, paramsOf, pythonCallName, scopeOf, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
@@ -162,7 +163,27 @@ export function bindPython(member: SdkMember, params: readonly SdkParam[], call:
  * The binding in the file's SDK version. Where the evidence conflicts (SDK-001) the file is checked against
  * both sides, and a parameter either side has is accepted.
  */
+/**
+ * Bindings per model version and call: every rule of a family, SDK-003 and the Symbol chain bind the same
+ * calls. Kept with what binding read, so a rule unit that reuses one still notes its reads.
+ */
+const bindings = new WeakMap<Model, WeakMap<Call, { member: SdkMember; binding: Binding; reads: Reads }>>();
+
 function bindIn(model: Model, member: SdkMember, call: Call): Binding {
+  let perCall = bindings.get(model);
+  if (!perCall) bindings.set(model, (perCall = new WeakMap()));
+  const hit = perCall.get(call);
+  if (hit && hit.member === member) {
+    reused(hit.reads);
+    return hit.binding;
+  }
+  const reads = new Reads();
+  const binding = recording(reads, () => bindUncached(model, member, call));
+  perCall.set(call, { member, binding, reads });
+  return binding;
+}
+
+function bindUncached(model: Model, member: SdkMember, call: Call): Binding {
   // An object or constant the table gives no signature (`vis.tools`): what calling it does is its family's.
   if (member.kind !== 'function' && member.kind !== 'class') return { bound: new Map(), open: true };
   const scope = scopeOf(model);
