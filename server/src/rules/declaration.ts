@@ -226,12 +226,16 @@ function checkOf(ctx: RuleContext, call: Call, member: SdkMember, binding: Bindi
     call,
     member,
     scope: scopeOf(model),
-    written: (name) => binding.bound.get(name),
+    written(name) {
+      return binding.bound.get(name);
+    },
     arg(name) {
       const a = binding.bound.get(name);
       return a ? { ...resolve(model, a.value), range: a.value.range } : undefined;
     },
-    absent: (name) => !binding.bound.has(name) && !binding.open,
+    absent(name) {
+      return !binding.bound.has(name) && !binding.open;
+    },
   };
 }
 
@@ -289,6 +293,19 @@ export interface Chain<U> {
 
 const idsOf = (s: ChainStep<unknown>) => (typeof s.id === 'string' ? [s.id] : s.id);
 
+/** A unit through a chain's checks up to `last`: reported by rule `id` when its check is the first that fails. */
+function runChain<U>(ctx: RuleContext, chain: Chain<U>, unit: U, last: number, id: string): void {
+  const behind: { rule: string; range: Range }[] = [];
+  for (let i = 0; i <= last; i++) {
+    const step = chain.steps[i];
+    const failure = step.check(unit, ctx);
+    if (!failure) continue;
+    const rule = failure.id ?? idsOf(step)[0];
+    if (rule === id) return report(ctx, failure, behind);
+    behind.push({ rule, range: failure.range });
+  }
+}
+
 /**
  * The rules of some chains: one per documented id. A unit is reported by the rule of its first failing
  * check; a later rule's failure carries the earlier ones it is behind (`Finding.behind`), so it shows
@@ -308,21 +325,10 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
         });
         if (last === -1) continue;
         for (const unit of chain.units(ctx)) {
-          const run = () => {
-            const behind: { rule: string; range: Range }[] = [];
-            for (let i = 0; i <= last; i++) {
-              const step = chain.steps[i];
-              const failure = step.check(unit, ctx);
-              if (!failure) continue;
-              const id = failure.id ?? idsOf(step)[0];
-              if (id === doc.id) return report(ctx, failure, behind);
-              behind.push({ rule: id, range: failure.range });
-            }
-          };
           // Kept between versions while what the checks read is unchanged (RuleContext.unit).
           const key = chain.key ? chain.key(unit) : unit;
-          if (key === null) run();
-          else ctx.unit(key, run);
+          if (key === null) runChain(ctx, chain, unit, last, doc.id);
+          else ctx.unit(key, () => runChain(ctx, chain, unit, last, doc.id));
         }
       }
       doc.also?.(ctx);
@@ -342,14 +348,13 @@ function boundCalls(ctx: RuleContext, family: CallFamily): BoundCall[] {
   return declarationCalls(ctx.model, family.flavour, family.member, family.moduleOnly).map((call) => {
     let binding: Binding | undefined;
     let check: CallCheck | undefined;
-    const member = () => memberOfCall(ctx.model, call)!;
     return {
       call,
       get binding() {
-        return (binding ??= bindIn(ctx.model, member(), call));
+        return (binding ??= bindIn(ctx.model, memberOfCall(ctx.model, call)!, call));
       },
       get check() {
-        return (check ??= checkOf(ctx, call, member(), this.binding));
+        return (check ??= checkOf(ctx, call, memberOfCall(ctx.model, call)!, this.binding));
       },
     };
   });
