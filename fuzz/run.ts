@@ -59,11 +59,13 @@ interface Summary {
   slowestCase: number;
   rssPeakMb: number;
   rssStartMb: number;
+  /** The targets' own figures (CaseResult.metrics): sums and maxima over the cases. */
+  metrics: { sum: Record<string, number>; max: Record<string, number> };
 }
 
 function runTarget(name: string, t: FuzzTarget, args: Args): Promise<Summary> {
   const planned = args.only !== undefined ? 1 : args.count ?? (args.quick ? t.quickCount : t.count);
-  const s: Summary = { target: name, about: t.about, cases: 0, planned, seconds: 0, outcomes: {}, findings: [], slowestMs: 0, slowestCase: -1, rssPeakMb: 0, rssStartMb: 0 };
+  const s: Summary = { target: name, about: t.about, cases: 0, planned, seconds: 0, outcomes: {}, findings: [], slowestMs: 0, slowestCase: -1, rssPeakMb: 0, rssStartMb: 0, metrics: { sum: {}, max: {} } };
   const started = Date.now();
   const budgetMs = (args.budgetS ?? Infinity) * 1000;
   return new Promise((resolve) => {
@@ -73,6 +75,13 @@ function runTarget(name: string, t: FuzzTarget, args: Args): Promise<Summary> {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
+      // Stopping the runner stops its worker (and the worker's own children with it).
+      const stop = () => {
+        child.kill('SIGKILL');
+        process.exit(130);
+      };
+      process.once('SIGINT', stop).once('SIGTERM', stop);
+      child.once('exit', () => process.off('SIGINT', stop).off('SIGTERM', stop));
       let current = -1;
       let watchdog: NodeJS.Timeout | undefined;
       let settled = false;
@@ -91,7 +100,9 @@ function runTarget(name: string, t: FuzzTarget, args: Args): Promise<Summary> {
           clearTimeout(watchdog);
           s.cases++;
           s.outcomes[m.outcome] = (s.outcomes[m.outcome] ?? 0) + 1;
-          if (m.finding) s.findings.push({ i: m.i, kind: 'finding', detail: m.finding });
+          if (m.finding) s.findings.push({ i: m.i, kind: m.kind ?? 'finding', detail: m.finding });
+          for (const [k, v] of Object.entries((m.metrics?.sum ?? {}) as Record<string, number>)) s.metrics.sum[k] = (s.metrics.sum[k] ?? 0) + v;
+          for (const [k, v] of Object.entries((m.metrics?.max ?? {}) as Record<string, number>)) s.metrics.max[k] = Math.max(s.metrics.max[k] ?? -Infinity, v);
           if (m.ms > t.slowMs) s.findings.push({ i: m.i, kind: 'slow', detail: `${Math.round(m.ms)} ms (limit ${t.slowMs} ms)` });
           if (m.ms > s.slowestMs) { s.slowestMs = m.ms; s.slowestCase = m.i; }
           const mb = m.rss / 1048576;
@@ -126,9 +137,15 @@ function report(s: Summary): void {
   const count = (k: string) => s.findings.filter((f) => f.kind === k).length;
   console.log(`\n## ${s.target}: ${s.about}`);
   console.log(`${s.cases} of ${s.planned} cases in ${s.seconds.toFixed(1)} s: ${outcomes || 'none'}`);
-  console.log(`escapes ${count('finding')}, hangs ${count('hang')}, crashes ${count('crash')}, slow ${count('slow')}, memory ${count('memory')}, fatal ${count('fatal')}; ` +
+  const known = ['finding', 'hang', 'crash', 'slow', 'memory', 'fatal'];
+  const others = [...new Set(s.findings.map((f) => f.kind).filter((k) => !known.includes(k)))].map((k) => `, ${k} ${count(k)}`).join('');
+  console.log(`escapes ${count('finding')}, hangs ${count('hang')}, crashes ${count('crash')}, slow ${count('slow')}, memory ${count('memory')}, fatal ${count('fatal')}${others}; ` +
     `slowest case ${Math.round(s.slowestMs)} ms (#${s.slowestCase}); RSS ${Math.round(s.rssStartMb)} → peak ${Math.round(s.rssPeakMb)} MB`);
-  for (const f of s.findings.slice(0, 20)) console.log(`  FINDING ${f.kind} in case ${f.i} (re-run: npm run fuzz -- --target ${s.target} --case ${f.i}): ${f.detail.split('\n').slice(0, 6).join('\n    ')}`);
+  const figures = [...Object.entries(s.metrics.sum).map(([k, v]) => `${k} ${Math.round(v)}`), ...Object.entries(s.metrics.max).map(([k, v]) => `${k} (max) ${Math.round(v)}`)];
+  if (figures.length) console.log(figures.join(', '));
+  // The first 20, and the first of every other kind.
+  const shown = [...s.findings.slice(0, 20), ...s.findings.filter((f, k) => k >= 20 && s.findings.findIndex((g) => g.kind === f.kind) === k)];
+  for (const f of shown) console.log(`  FINDING ${f.kind} in case ${f.i} (re-run: npm run fuzz -- --target ${s.target} --case ${f.i}): ${f.detail.split('\n').slice(0, 6).join('\n    ')}`);
 }
 
 (async () => {

@@ -7,6 +7,10 @@ export interface CaseResult {
   outcome: string;
   /** Set when the case found a defect: an exception that escaped, a file written, ... */
   finding?: string;
+  /** What kind of defect the finding is, for the summary ('crash', 'unanswered', ...); default 'finding'. */
+  kind?: string;
+  /** Figures the summary adds up (`sum`) or keeps the largest of (`max`) over the cases. */
+  metrics?: { sum?: Record<string, number>; max?: Record<string, number> };
 }
 
 export interface FuzzTarget<Ctx = unknown> {

@@ -27,15 +27,17 @@ process.on('unhandledRejection', (e) => { rejected = `unhandled rejection: ${(e 
       const t0 = performance.now();
       let outcome: string;
       let finding: string | undefined;
+      let kind: string | undefined;
+      let metrics: unknown;
       try {
-        ({ outcome, finding } = await target.run(ctx, Rng.forCase(seed, name, i), i));
+        ({ outcome, finding, kind, metrics } = await target.run(ctx, Rng.forCase(seed, name, i), i));
       } catch (e) {
         outcome = 'escape';
         finding = `escaped: ${(e as Error)?.stack ?? String(e)}`;
       }
       await new Promise((r) => setImmediate(r));
       if (rejected) { finding ??= rejected; rejected = undefined; }
-      await send({ type: 'done', i, ms: performance.now() - t0, rss: process.memoryUsage().rss, outcome, finding });
+      await send({ type: 'done', i, ms: performance.now() - t0, rss: process.memoryUsage().rss, outcome, finding, kind, metrics });
     }
     await target.teardown?.(ctx);
   } finally {

@@ -10,6 +10,8 @@ export interface PreviewDocsParams {
 export interface PreviewDocsPart {
   title: string;
   tokens: number;
+  /** Set when the count is an estimate: a part longer than 50,000 characters is counted from its first 50,000. */
+  estimated?: boolean;
 }
 export interface PreviewDocsResult {
   text: string;

@@ -27,6 +27,13 @@ export class ExtensionFiles implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length > 0 && this.isVisible(e.document)) this.refreshSoon(e.document);
       }),
+      // The server publishes a version once it is analysed (a large file takes a while): ask again then.
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        for (const uri of e.uris) {
+          const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+          if (document && this.isVisible(document)) this.refreshSoon(document);
+        }
+      }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
     );
   }

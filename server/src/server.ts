@@ -2,7 +2,11 @@
 import {
   createConnection,
   DidChangeConfigurationNotification,
+  LSPErrorCodes,
   ProposedFeatures,
+  ResponseError,
+  type Message,
+  type RequestMessage,
   TextDocuments,
   TextDocumentSyncKind,
   type InitializeResult,
@@ -23,35 +27,56 @@ import { registerPreviews } from './features/previews';
 import { registerRouting } from './features/routing';
 import { contractToolDocSource } from './docs/toolDocs';
 import { registerStatus } from './features/status';
+import { Scheduler } from './features/scheduler';
 import type { ServerContext, Settings } from './features/context';
-import { FileAccess, defaultSettings, selectorsOf, textOf } from './features/context';
+import { FileAccess, defaultSettings, selectorsOf, settingsFrom, textOf } from './features/context';
 import { onParserReady, parserStarted } from './parse/parser';
 import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
 import { registerContractDiff } from './features/contractDiff';
 import { filePathOf } from './rules/util';
 import { globalExtensionsDir } from './workspace/discovery';
-import { canonicalUri } from './workspace/program';
 import { Workspace } from './workspace/workspace';
+import { FrameChecker } from './framing';
+import { checkedDocumentSync } from './features/documentSync';
+import { format } from 'node:util';
 
-const connection = createConnection(ProposedFeatures.all);
+// A request cancelled ($/cancelRequest) before it is handled is answered at once with RequestCancelled.
+const strategy = {
+  cancelUndispatched: (message: Message) => ({ jsonrpc: '2.0', id: (message as RequestMessage).id, error: new ResponseError(LSPErrorCodes.RequestCancelled, 'the request was cancelled').toJson() }),
+};
+// Over stdio, frames are checked before vscode-jsonrpc reads them (a bad header is dropped, not a
+// stall), and console output goes to the client's log, never into the protocol stream.
+const stdio = process.argv.includes('--stdio');
+const connection = stdio
+  ? createConnection(ProposedFeatures.all, process.stdin.pipe(new FrameChecker((m) => connection.console.warn(`[${PRODUCT}] ${m}`))), process.stdout, strategy)
+  : createConnection(ProposedFeatures.all, strategy);
+if (stdio) {
+  for (const level of ['log', 'info', 'debug', 'warn', 'error'] as const) {
+    console[level] = (...args: unknown[]) => connection.console[level === 'debug' ? 'log' : level](format(...args));
+  }
+}
 const documents = new TextDocuments(TextDocument);
-// Open documents by the canonical URI the programs use (an editor may spell a file: URI differently).
-const openByUri = new Map<string, TextDocument>();
-documents.onDidOpen((e) => openByUri.set(canonicalUri(e.document.uri), e.document));
-documents.onDidChangeContent((e) => openByUri.set(canonicalUri(e.document.uri), e.document));
-documents.onDidClose((e) => openByUri.delete(canonicalUri(e.document.uri)));
+// Which version of each open document the programs see (every version is analysed in slices); it follows
+// the documents before any feature does.
+const traced = (what: string) => new RegExp(`\\b${what}\\b`).test(process.env.VIS_AUTHORING_TRACE ?? '');
+const scheduler = new Scheduler({
+  programOf: (uri) => ctx.workspace.programFor(uri),
+  textOf,
+  log: (m) => ctx.log(m),
+  // VIS_AUTHORING_TRACE=slices logs the time of every analysis slice.
+  trace: traced('slices') ? (m) => ctx.log(`trace: ${m}`) : undefined,
+});
+scheduler.listen(documents);
 const globalDir = globalExtensionsDir();
 const ctx: ServerContext = {
   connection,
   documents,
+  scheduler,
   workspace: new Workspace({
-    open: (uri) => {
-      const doc = openByUri.get(uri);
-      return doc && { version: doc.version, text: textOf(doc), uri: doc.uri };
-    },
+    open: (uri) => scheduler.shown(uri),
     globalDir,
     // VIS_AUTHORING_TRACE=analysis logs each module version analysed and each Symbol analysis (tests, diagnosis).
-    trace: /\banalysis\b/.test(process.env.VIS_AUTHORING_TRACE ?? '') ? (m) => connection.console.log(`[${PRODUCT}] trace: ${m}`) : undefined,
+    trace: traced('analysis') ? (m) => connection.console.log(`[${PRODUCT}] trace: ${m}`) : undefined,
   }),
   settings: defaultSettings(),
   log: (message) => connection.console.log(`[${PRODUCT}] ${message}`),
@@ -136,8 +161,10 @@ async function pullSettings(refresh: boolean): Promise<void> {
   if (s) applySettings(s, refresh, interpreter);
 }
 
-function applySettings(s: Partial<Settings>, refresh: boolean, interpreter?: string): void {
-  ctx.settings = { ...defaultSettings(), ...s };
+function applySettings(s: unknown, refresh: boolean, interpreter?: string): void {
+  const { settings, problems } = settingsFrom(s);
+  for (const p of problems) ctx.log(p);
+  ctx.settings = settings;
   const selection = { select: selectorsOf(ctx.settings.select), ignore: selectorsOf(ctx.settings.ignore) };
   ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, selection, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
   if (refresh) {
@@ -162,7 +189,7 @@ registerSignatureHelp(ctx);
 registerLineChanges(connection);
 const comparer = registerContractDiff(ctx, contracts, () => clientProvidesCommits);
 // The previews' doc(name) pages come from the contracts the hovers show (sibling modules resolved).
-registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))), comparer);
+registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (analysis) => contracts.infos(analysis, formatOf(ctx, analysis.model))), comparer, (analysis) => contracts.steps(analysis, formatOf(ctx, analysis.model)));
 
 // After two parser faults in a row no parser is ready for a moment; when a fresh one is, every open
 // document is analysed again.
@@ -175,5 +202,6 @@ onParserReady(() => {
 process.on('unhandledRejection', (reason) => ctx.log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
 process.on('uncaughtException', (e) => ctx.log(`uncaught exception: ${e.stack ?? e.message}`));
 
-documents.listen(connection);
+// Document notifications of the wrong shape are logged and ignored, never kept.
+documents.listen(checkedDocumentSync(connection, (m) => ctx.log(m)));
 connection.listen();

@@ -117,7 +117,10 @@ describe('contracts over LSP: unknowns and the comparison with the last commit',
     fs.writeFileSync(path.join(dir, 'extension.py'), CURRENT);
     uri = pathToFileURL(path.join(dir, 'extension.py')).href;
     client = await start(dir, true);
+    // Requests about a document answer from an empty one until its first version is analysed: wait for its diagnostics.
+    const analysed = new Promise<void>((resolve) => client.conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string }) => p.uri === uri && resolve()));
     await client.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: CURRENT } });
+    await analysed;
   });
 
   after(async () => {

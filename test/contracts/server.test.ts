@@ -61,7 +61,10 @@ describe('language server (stdio)', () => {
     conn.listen();
     await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: { workspace: { configuration: true } } });
     await conn.sendNotification('initialized', {});
+    // Requests about a document answer from an empty one until its first version is analysed: wait for its diagnostics.
+    const analysed = new Promise<void>((resolve) => conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string }) => p.uri === uri && resolve()));
     await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: SOURCE } });
+    await analysed;
   });
 
   after(async () => {

@@ -50,6 +50,8 @@ before(async () => {
   await conn.sendNotification('textDocument/didOpen', {
     textDocument: { uri: URI, languageId: 'python', version: 1, text: fs.readFileSync(SOURCE_PATH, 'utf8') },
   });
+  // Requests about a document answer from an empty one until its first version is analysed.
+  while (!diagnostics.has(URI)) await new Promise<void>((r) => waiters.push(r));
 });
 
 after(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
-import { TOKEN_ENCODING, countTokens, loadTokenizer } from '../../server/src/docs/tokens';
+import { EXACT_CHARS, TOKEN_ENCODING, countTokens, countTokensCached, countTokensInSlices, loadTokenizer } from '../../server/src/docs/tokens';
 
 // js-tiktoken, an independent implementation of the same encoding, as the reference.
 const reference = new Tiktoken(o200k_base);
@@ -63,5 +63,25 @@ describe('countTokens (o200k_base)', () => {
     assert.equal(countTokens('ab'.repeat(15_000)), 7500);
     assert.equal(countTokens(' '.repeat(30_000)), 235);
     assert.equal(countTokens('a'.repeat(3000)), referenceCount('a'.repeat(3000)));
+  });
+
+  it('counts in slices exactly what it counts at once, yielding to the event loop inside one long piece', async () => {
+    const texts = ['b'.repeat(30_000), 'Read the value.\n'.repeat(2000), `${'x'.repeat(20_000)} tail ${'é'.repeat(3000)}`];
+    for (const text of texts) {
+      let turns = 0;
+      const timer = setInterval(() => turns++, 0);
+      const n = await countTokensInSlices(text, 2);
+      clearInterval(timer);
+      assert.equal(n, countTokens(text), text.slice(0, 20));
+      if (text.startsWith('b')) assert.ok(turns > 0, 'the event loop was served during one 30,000-character piece');
+    }
+  });
+
+  it('estimates a text past EXACT_CHARS from its first EXACT_CHARS characters, in slices or not', async () => {
+    const text = 'Read the value. '.repeat(10_000);
+    const head = countTokens(text.slice(0, EXACT_CHARS));
+    const estimate = Math.round((head * text.length) / EXACT_CHARS);
+    assert.equal(countTokensCached(text), estimate);
+    assert.equal(await countTokensInSlices(text + ' '), Math.round((head * (text.length + 1)) / EXACT_CHARS));
   });
 });

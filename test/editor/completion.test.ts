@@ -79,7 +79,7 @@ describe('completion, signature help and SDK hovers (LSP)', () => {
 
   before(async () => {
     server = await startServer({});
-    for (const [name, f] of Object.entries(files)) server.open(uri(name), f.text);
+    await Promise.all(Object.entries(files).map(([name, f]) => server.open(uri(name), f.text)));
   });
   after(() => server.stop());
 

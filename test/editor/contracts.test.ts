@@ -82,8 +82,7 @@ describe('G1 contracts and the compact contract card (LSP)', () => {
     server = await startServer({}, { rootUri: p.uri('') });
     g1Uri = p.uri('.vis/extensions/counter.py');
     typedUri = p.uri('.vis/extensions/typed.py');
-    server.open(g1Uri, G1.text);
-    server.open(typedUri, TYPED.text);
+    await Promise.all([server.open(g1Uri, G1.text), server.open(typedUri, TYPED.text)]);
   });
   after(async () => {
     await server.stop();

@@ -57,8 +57,7 @@ describe('inlay hints (LSP)', () => {
 
   before(async () => {
     server = await startServer({});
-    server.open(typed, TYPED.text);
-    server.open(g1, G1.text);
+    await Promise.all([server.open(typed, TYPED.text), server.open(g1, G1.text)]);
   });
   after(() => server.stop());
 

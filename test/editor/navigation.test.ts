@@ -129,7 +129,7 @@ describe('navigation (LSP)', () => {
   });
 
   it('lists the vis.Symbol(...) that exports a function as its reference, in the entry', async () => {
-    server.open(p.uri(TOOLS), FILES[TOOLS].text);
+    await server.open(p.uri(TOOLS), FILES[TOOLS].text);
     const fnArg = { uri: p.uri(ENTRY), range: FILES[ENTRY].named.fnArg };
     assert.deepEqual(await request('textDocument/references', TOOLS, marker(TOOLS, 'searchDef'), { context: { includeDeclaration: false } }), [fnArg]);
     assert.deepEqual(await request('textDocument/references', TOOLS, marker(TOOLS, 'searchDef'), { context: { includeDeclaration: true } }), [where(TOOLS, 'search'), fnArg]);

@@ -60,7 +60,8 @@ describe('beside a Python language server (pyright)', () => {
     uri = p.uri('ext/gh.py');
     const langserver = path.join(require.resolve('pyright/package.json'), '..', 'langserver.index.js');
     [ours, pyright] = await Promise.all([startServer({}, { rootUri: p.uri('') }), startServer({}, { rootUri: p.uri(''), server: [langserver, '--stdio'] })]);
-    for (const s of [ours, pyright]) s.open(uri, SOURCE.text);
+    void pyright.open(uri, SOURCE.text);
+    await ours.open(uri, SOURCE.text);
   });
   after(async () => {
     await Promise.all([ours.stop(), pyright.stop()]);

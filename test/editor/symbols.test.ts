@@ -83,7 +83,7 @@ describe('document and workspace symbols (LSP)', () => {
   before(async () => {
     p = project(Object.fromEntries(Object.entries(files).map(([k, f]) => [k, f.text])));
     server = await startServer({}, { rootUri: p.uri('') });
-    for (const [rel, f] of Object.entries(files).slice(0, 2)) server.open(p.uri(rel), f.text);
+    await Promise.all(Object.entries(files).slice(0, 2).map(([rel, f]) => server.open(p.uri(rel), f.text)));
   });
   after(async () => {
     await server.stop();

@@ -15,7 +15,12 @@ export interface TestServer {
   process: ChildProcess;
   /** Resolves with the next diagnostics published for `uri` that satisfy `accept`. */
   diagnostics(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
-  open(uri: string, text: string, version?: number): void;
+  /**
+   * Opens a document; the promise resolves once the server published its first diagnostics (its first
+   * version is analysed: until then requests about it answer from an empty document). Await it before
+   * asking about the document.
+   */
+  open(uri: string, text: string, version?: number): Promise<PublishDiagnosticsParams>;
   change(uri: string, text: string, version: number): void;
   /**
    * Sends new `visAuthoring` settings as a client does (workspace/didChangeConfiguration, then the server
@@ -26,6 +31,8 @@ export interface TestServer {
   capabilities: Record<string, unknown>;
   /** The server's log messages (window/logMessage) so far. */
   logs: string[];
+  /** Every publishDiagnostics the server sent, in order. */
+  published: PublishDiagnosticsParams[];
   /** The work-done progress notifications the server sent ($/progress values). */
   progress: { kind: string; title?: string; message?: string }[];
   stop(): Promise<void>;
@@ -47,9 +54,17 @@ export async function startServer(initializationOptions: unknown = {}, options: 
   const child = spawn(process.execPath, options.server ?? [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiting: { uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  /** Opened documents waiting for their first publish: these see a publish without taking it from `waiting`. */
+  const opening: typeof waiting = [];
+  const published: PublishDiagnosticsParams[] = [];
   connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    published.push(p);
     const i = waiting.findIndex((w) => w.uri === p.uri && w.accept(p));
     if (i !== -1) waiting.splice(i, 1)[0].resolve(p);
+    for (const w of opening.filter((o) => o.uri === p.uri && o.accept(p))) {
+      opening.splice(opening.indexOf(w), 1);
+      w.resolve(p);
+    }
   });
   const logs: string[] = [];
   const progress: TestServer['progress'] = [];
@@ -77,6 +92,7 @@ export async function startServer(initializationOptions: unknown = {}, options: 
     process: child,
     capabilities: initialized.capabilities,
     logs,
+    published,
     progress,
     diagnostics(uri, accept = () => true) {
       return new Promise((resolve, reject) => {
@@ -91,7 +107,16 @@ export async function startServer(initializationOptions: unknown = {}, options: 
       return done;
     },
     open(uri, text, version = 1) {
+      const analysed = new Promise<PublishDiagnosticsParams>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} version ${version} within 10 s`)), 10_000);
+        // A caller that does not wait for it does not wait for its timer either.
+        timer.unref();
+        opening.push({ uri, accept: (p) => p.version === version, resolve: (p) => (clearTimeout(timer), resolve(p)) });
+      });
+      // Nor does it see an unhandled rejection.
+      analysed.catch(() => undefined);
       void connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version, text } });
+      return analysed;
     },
     change(uri, text, version) {
       void connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });

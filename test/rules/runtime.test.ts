@@ -211,6 +211,24 @@ cases.push(
   },
 );
 
+cases.push(
+  {
+    rule: 'DESIGN-001',
+    bad: G3 + 'def fetch(url: str, api_key: str = [|"sk-live-123"|], retries: int = 3) -> str:\n    """Fetch one URL."""\n    return url\n\nclass Tools:\n    """Tools."""\n\n    def get(self, password: str = [|"hunter2"|]) -> str:\n        """Get it."""\n        return password\n\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(fetch), vis.Symbol(Tools(), name="tools")]))\n',
+    messages: [
+      "api_key defaults to a literal 'sk-l…': the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs",
+      "password defaults to a literal 'hunt…': the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs",
+    ],
+    good: G3 + 'def fetch(url: str, api_key: str = "", token: str | None = None, page_token: str = "start", token_type: str = "bearer") -> str:\n    """Fetch one URL."""\n    return url\n\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(fetch)]))\n',
+  },
+  {
+    rule: 'DESIGN-002',
+    bad: G3 + 'def [|fetch|](url: str) -> str:\n    """fetch(url: str) -> str\n\n    Fetch one URL.\n    """\n    return url\n\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(fetch)]))\n',
+    messages: ["the docstring of fetch opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does"],
+    good: G3 + 'def fetch(url: str) -> str:\n    """Fetch one URL; fetch(url) never follows redirects."""\n    return url\n\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(fetch)]))\n',
+  },
+);
+
 describe('runtime rule families', () => {
   for (const c of cases) {
     it(`${c.rule}: reports ${c.messages.length} finding(s) with the message and range`, () => {

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { contractSet, type ContractSet } from '../contracts/diff';
+import { contractSteps } from '../contracts/symbols';
 import { filePathOf } from '../rules/util';
 import type { ContractFormatSetting } from '../sdk/profile';
 import { Program } from '../workspace/program';
@@ -26,8 +27,20 @@ export interface Snapshot {
   files: Map<string, string | null>;
 }
 
+/** Runs the analysis of a round; the server runs it in slices (a committed file can be large), the CLI at once. */
+export type Analyse = <T>(work: () => T) => Promise<T>;
+/** Runs steps (computing contracts); the server runs them in slices, the CLI at once. */
+export type Steps = (steps: Iterable<unknown>) => Promise<void>;
+
 /** The contract set of `entryPath` in a revision. Files already read (a cache) can be passed in `known`. */
-export async function revisionContracts(entryPath: string, read: ReadRevision, format: ContractFormatSetting, known = new Map<string, string | null>()): Promise<Snapshot> {
+export async function revisionContracts(
+  entryPath: string,
+  read: ReadRevision,
+  format: ContractFormatSetting,
+  known = new Map<string, string | null>(),
+  analyse: Analyse = async (work) => work(),
+  steps: Steps = async (s) => void [...s],
+): Promise<Snapshot> {
   const entry = path.resolve(entryPath);
   const entryUri = pathToFileURL(entry).href;
   const files = new Map(known);
@@ -65,7 +78,9 @@ export async function revisionContracts(entryPath: string, read: ReadRevision, f
         return undefined;
       },
     });
-    const set = contractSet(program.symbols(entryUri));
+    const infos = await analyse(() => program.symbols(entryUri));
+    await steps(contractSteps(infos));
+    const set = contractSet(infos);
     if (!wanted.size || round >= MAX_ROUNDS) return { set, files };
     let found = false;
     for (const f of wanted) {

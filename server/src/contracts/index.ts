@@ -1,6 +1,6 @@
 // Static Symbol contracts: the public face of server/src/contracts.
 export * from './types';
-export { symbolInfos, isSymbolCall, toolsByDecl, typeContext, type SymbolInfo, type ToolInfo, type Issue, type ContractOptions } from './symbols';
+export { contractSteps, symbolInfos, isSymbolCall, toolsByDecl, typeContext, type SymbolInfo, type ToolInfo, type Issue, type ContractOptions } from './symbols';
 export { contractDoc, typeText } from './doc';
 export { typeSource } from './callable';
 export { cleandoc } from '../model/docstring';

@@ -1,6 +1,7 @@
 // Every `vis.Symbol(...)` in a file: its form (function or object namespace), its contract in the
 // chosen format, its generated doc text, and the SDK refusals it would raise (SYM-001…SYM-016) —
 // all from the declaration model, never by running the file.
+import { SliceExpired, betweenSteps, stepMemo } from '../slices';
 import { isKnown, methodPatches, resolve, sdkCall } from '../model/sdk';
 import type { Argument, Call, ClassDecl, FunctionDecl, Model, Range, Value } from '../model/types';
 import { isIdentifier } from '../rules/util';
@@ -117,15 +118,38 @@ export function isSymbolCall(call: Call): boolean {
   return s?.flavour === 'typed' && s.member === 'Symbol';
 }
 
+/**
+ * Computes the contracts and doc pages of the tools (otherwise computed when first read), one tool a
+ * step, so that a caller can run the steps in slices (the server: `stepsInSlices`) for a file of many tools.
+ */
+export function* contractSteps(infos: SymbolInfo[]): Generator<void> {
+  for (const info of infos) {
+    void info.contract;
+    for (const t of info.tools) {
+      void t.contract;
+      void t.doc;
+      yield;
+    }
+  }
+}
+
 /** Every Symbol declaration in the file, analysed. */
 export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
   if (model.generation !== 'G2' && model.generation !== 'G3') return [];
   const scope = opts.scope ?? scopeOf(model, { path: opts.path, entry: opts.entry ?? true });
   const ctx = typeContext(opts.loader);
+  // In a sliced job, a Symbol at a time: the ones analysed are kept for the next slice.
+  const done = stepMemo<Call, SymbolInfo>('symbols');
   const analyse = (call: Call): SymbolInfo => {
+    const hit = done?.get(call);
+    if (hit) return hit;
+    betweenSteps();
     try {
-      return withUnknownTools(analyseSymbol(scope, call, opts, ctx), scope, ctx);
+      const info = withUnknownTools(analyseSymbol(scope, call, opts, ctx), scope, ctx);
+      done?.set(call, info);
+      return info;
     } catch (e) {
+      if (e instanceof SliceExpired) throw e;
       // One Symbol that trips the analysis must not take the file's other Symbols with it.
       const reason = `internal error, not analysed: ${e instanceof Error ? e.message : String(e)}`;
       return { call, form: 'unknown', tools: [], issues: [], unknownReason: reason, unknownTools: [{ where: call.args[0]?.value.text ?? 'vis.Symbol(...)', reason }] };

@@ -20,7 +20,7 @@ import type { RoutingVersion } from '../routing/render';
 import type { Model, Range } from '../model/types';
 import { pathOf } from '../rules/util';
 import { fieldItems, fieldText, findExtension, promptOf, slashCommands, type ExtensionInfo } from './extension';
-import { TOKEN_ENCODING, countTokensCached } from './tokens';
+import { EXACT_CHARS, TOKEN_ENCODING, countTokensCached, isEstimate } from './tokens';
 import type { ToolDocSource } from './toolDocs';
 
 export interface PreviewPart {
@@ -29,6 +29,8 @@ export interface PreviewPart {
   body: string;
   /** Whether `body` is model-facing text. Notes count 0 tokens. */
   counted: boolean;
+  /** Set when `tokens` is an estimate (a body longer than EXACT_CHARS). */
+  estimated?: boolean;
   tokens: number;
   /** A note whose lines keep their layout (fenced like model-facing text rather than quoted). */
   fenced?: boolean;
@@ -140,7 +142,7 @@ function promptPart(model: Model, ext: ExtensionInfo, version: RoutingVersion, w
 }
 
 function counted(title: string, body: string): PreviewPart {
-  return { title, body, counted: true, tokens: countTokensCached(body) };
+  return { title, body, counted: true, tokens: countTokensCached(body), ...(isEstimate(body) ? { estimated: true } : {}) };
 }
 
 function note(title: string, body: string): PreviewPart {
@@ -151,12 +153,13 @@ function assemble(title: string, model: Model, ext: ExtensionInfo, parts: Previe
   const tokens = parts.reduce((n, p) => n + p.tokens, 0);
   // Markdown: a heading per part with its count, the model-facing text verbatim in a fence, notes quoted.
   const lines = [
-    `# ${title} \u00b7 ${tokensLabel(tokens)}`,
+    `# ${title} \u00b7 ${parts.some((p) => p.estimated) ? '\u2248 ' : ''}${tokensLabel(tokens)}`,
     '',
     `Read statically from ${pathOf(model.uri)} (${ext.generation}); nothing was run. Tokens are counted in ${TOKEN_ENCODING}; each part is counted on its own, and the total is their sum.`,
   ];
   for (const p of parts) {
-    lines.push('', `## ${p.title} \u00b7 ${p.counted ? tokensLabel(p.tokens) : 'not counted'}`, '');
+    const count = p.estimated ? `\u2248 ${tokensLabel(p.tokens)} (estimated from its first ${EXACT_CHARS.toLocaleString('en-US')} of ${p.body.length.toLocaleString('en-US')} characters)` : tokensLabel(p.tokens);
+    lines.push('', `## ${p.title} \u00b7 ${p.counted ? count : 'not counted'}`, '');
     if (p.counted || p.fenced) {
       const fence = '`'.repeat(Math.max(3, ...[...p.body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
       lines.push(`${fence}text`, p.body, fence);

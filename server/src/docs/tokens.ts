@@ -11,6 +11,7 @@
 // ranks). The merge keeps its candidate pairs in a heap, so a piece of n bytes costs O(n log n): a
 // docstring of 30,000 identical characters is one piece, which the plain quadratic merge takes
 // seconds over. Special-token markers such as `<|endoftext|>` count as the plain text they are.
+import { yieldToEventLoop } from '../slices';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -39,7 +40,7 @@ function readRankFile(): RankFile {
   return require(id) as RankFile;
 }
 
-/** Milliseconds of work between two yields to the event loop while the table is built. */
+/** Milliseconds of work on the table between two yields to the event loop. */
 const SLICE_MS = 4;
 /** How long after the first analysis the table starts loading in the background (a preview asked for first starts it at once). */
 const BACKGROUND_DELAY_MS = 2000;
@@ -57,31 +58,39 @@ export function loadTokenizerSoon(): void {
 }
 
 /**
- * Loads the o200k_base table once, in slices of a few milliseconds that yield to the event loop. Safe
- * to call often: the first call starts the work and later ones wait for it.
+ * Loads the o200k_base table once, in slices of a few milliseconds that yield to the event loop (the
+ * table is one line of 200,000 tokens: the slices are cut by time, not by line). Safe to call often:
+ * the first call starts the work and later ones wait for it.
  */
 export function loadTokenizer(): Promise<void> {
   loading ??= (async () => {
+    await yieldNow();
     const file = readRankFile();
     await new Promise((r) => setImmediate(r));
     const ranks = new Map<string, number>();
+    let deadline = performance.now() + SLICE_MS;
     // `! <first rank> <base64 token> <base64 token> …` per line; ranks count up from the first.
     const lines = file.bpe_ranks.split('\n');
-    let slice = performance.now();
     for (let i = 0; i < lines.length; i++) {
       const parts = lines[i].split(' ');
       if (parts.length < 2) continue;
       const first = Number.parseInt(parts[1], 10);
-      for (let j = 2; j < parts.length; j++) ranks.set(Buffer.from(parts[j], 'base64').toString('latin1'), first + j - 2);
-      if (performance.now() - slice > SLICE_MS) {
-        await new Promise((r) => setImmediate(r));
-        slice = performance.now();
+      for (let j = 2; j < parts.length; j++) {
+        // atob gives the bytes as a latin1 string, as the merge reads them (twice as fast as a Buffer).
+        ranks.set(atob(parts[j]), first + j - 2);
+        if ((j & 1023) === 0 && performance.now() > deadline) {
+          await yieldNow();
+          deadline = performance.now() + SLICE_MS;
+        }
       }
     }
     tokenizer = { pattern: new RegExp(file.pat_str, 'gu'), ranks };
   })();
   return loading;
 }
+
+// Several turns of the event loop: a request needs more than one to be read, handled and answered.
+const yieldNow = yieldToEventLoop;
 
 /** Whether counts can be taken now (the table is loaded). */
 export function tokenizerReady(): boolean {
@@ -99,22 +108,87 @@ export function countTokens(text: string): number {
   const { pattern, ranks } = loaded();
   let n = 0;
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    if (m[0] === '') {
-      pattern.lastIndex++;
-      continue;
-    }
-    const piece = Buffer.from(m[0], 'utf8').toString('latin1');
-    n += ranks.has(piece) ? 1 : mergedLength(piece, ranks);
-  }
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) n += pieceTokens(m[0], pattern, ranks);
   return n;
+}
+
+/** The tokens of one piece of the pre-tokenizing pattern (an empty match moves the pattern on). */
+function pieceTokens(match: string, pattern: RegExp, ranks: Map<string, number>): number {
+  if (match === '') {
+    pattern.lastIndex++;
+    return 0;
+  }
+  const piece = latin1(match);
+  return ranks.has(piece) ? 1 : mergedLength(piece, ranks);
+}
+
+/** A piece's UTF-8 bytes, one character per byte. */
+const latin1 = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
+
+/**
+ * countTokensCached's count (an estimate past EXACT_CHARS) in slices of about `sliceMs` that yield to
+ * the event loop: a count is the sum of its pieces' counts, so stopping between pieces changes nothing.
+ */
+export async function countTokensInSlices(text: string, sliceMs = SLICE_MS): Promise<number> {
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  await loadTokenizer();
+  const { pattern, ranks } = loaded();
+  // A pattern of its own: another count may run between the slices.
+  const own = new RegExp(pattern.source, pattern.flags);
+  let n = 0;
+  let deadline = performance.now() + sliceMs;
+  const exact = isEstimate(text) ? text.slice(0, EXACT_CHARS) : text;
+  const due = async () => {
+    if (performance.now() <= deadline) return;
+    await yieldNow();
+    deadline = performance.now() + sliceMs;
+  };
+  for (let m = own.exec(exact), k = 0; m; m = own.exec(exact), k++) {
+    const piece = m[0].length > 32 && !ranks.has(latin1(m[0])) ? latin1(m[0]) : undefined;
+    if (piece === undefined) n += pieceTokens(m[0], own, ranks);
+    else {
+      // A long piece merges in steps, with yields between them when the slice is up.
+      const steps = heapMerge(piece, ranks);
+      for (let r = steps.next(); ; r = steps.next()) {
+        if (r.done) {
+          n += r.value;
+          break;
+        }
+        await due();
+      }
+    }
+    if ((k & 255) === 255) await due();
+  }
+  n = scaled(text, n);
+  remember(text, n);
+  return n;
+}
+
+let deferred: Set<string> | undefined;
+
+/**
+ * Runs `work` with counts it asks for (countTokensCached) that are not cached yet taken as 0 and
+ * returned, so that a caller can count them in slices (countTokensInSlices) and run `work` again.
+ */
+export function deferCounts<T>(work: () => T): { result: T; uncounted: string[] } {
+  const outer = deferred;
+  const mine = new Set<string>();
+  deferred = mine;
+  try {
+    return { result: work(), uncounted: [...mine] };
+  } finally {
+    deferred = outer;
+  }
 }
 
 /** How many tokens byte-pair merging leaves of a piece (one character per byte). */
 function mergedLength(piece: string, ranks: Map<string, number>): number {
   const n = piece.length;
   if (n <= 1) return n;
-  return n <= 32 ? quadraticMerge(piece, ranks) : heapMerge(piece, ranks);
+  if (n <= 32) return quadraticMerge(piece, ranks);
+  const steps = heapMerge(piece, ranks);
+  for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
 }
 
 /** tiktoken's own merge, for short pieces (where it is the faster of the two). */
@@ -142,7 +216,7 @@ function quadraticMerge(piece: string, ranks: Map<string, number>): number {
  * lowest rank, and among equal ranks the leftmost, as in tiktoken. A part is identified by its start;
  * a popped candidate is acted on only while it still describes its part's current pair.
  */
-function heapMerge(piece: string, ranks: Map<string, number>): number {
+function* heapMerge(piece: string, ranks: Map<string, number>): Generator<void, number> {
   const n = piece.length;
   const next = new Int32Array(n + 1);
   const prev = new Int32Array(n + 1);
@@ -198,7 +272,10 @@ function heapMerge(piece: string, ranks: Map<string, number>): number {
   };
   for (let i = 0; i < n - 1; i++) refresh(i);
   let parts = n;
-  while (heap.length > 0) {
+  // A long piece (a run of one character) takes tens of milliseconds: it pauses every so many merges,
+  // so that a count in slices can yield in the middle of it.
+  for (let k = 1; heap.length > 0; k++) {
+    if ((k & 4095) === 0) yield;
     const key = pop();
     const rank = Math.floor(key / SCALE);
     const i = key - rank * SCALE;
@@ -215,6 +292,20 @@ function heapMerge(piece: string, ranks: Map<string, number>): number {
   return parts;
 }
 
+/**
+ * Characters of one text counted exactly. Past them a count is an estimate: the first EXACT_CHARS counted
+ * and scaled to the whole length (byte-pair merging of a long run of one character costs seconds per
+ * million, and a preview part that long is rare: a pasted blob, a generated docstring).
+ */
+export const EXACT_CHARS = 50_000;
+
+/** Whether the count of a text is an estimate (see EXACT_CHARS). */
+export function isEstimate(text: string): boolean {
+  return text.length > EXACT_CHARS;
+}
+
+const scaled = (text: string, counted: number) => (isEstimate(text) ? Math.round((counted * text.length) / EXACT_CHARS) : counted);
+
 const CACHE_LIMIT = 20_000;
 const cache = new Map<string, number>();
 
@@ -229,8 +320,16 @@ export function countTokensCached(text: string): number {
     cache.set(text, hit);
     return hit;
   }
-  const n = countTokens(text);
+  if (deferred && text !== '') {
+    deferred.add(text);
+    return 0;
+  }
+  const n = scaled(text, countTokens(isEstimate(text) ? text.slice(0, EXACT_CHARS) : text));
+  remember(text, n);
+  return n;
+}
+
+function remember(text: string, n: number): void {
   cache.set(text, n);
   if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  return n;
 }

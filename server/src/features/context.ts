@@ -6,6 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_MAX_FILE_SIZE, type Analysis } from '../analysis';
 import { canonicalUri, type Program } from '../workspace/program';
 import type { Workspace } from '../workspace/workspace';
+import type { Scheduler } from './scheduler';
 import type { SeverityOverrides } from '../rules';
 import type { ContractFormatSetting } from '../sdk/profile';
 import { DEFAULT_ROUTING_VERSION, type RoutingVersion } from '../routing/render';
@@ -49,6 +50,41 @@ export function defaultSettings(): Settings {
   };
 }
 
+/**
+ * Settings as the client sent them, each of the wrong type replaced by its default (settings.json is
+ * edited by hand: VS Code only warns about a value its schema does not allow), with what was replaced.
+ */
+export function settingsFrom(raw: unknown): { settings: Settings; problems: string[] } {
+  const d = defaultSettings();
+  const problems: string[] = [];
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { settings: d, problems: raw === null || raw === undefined ? [] : [`visAuthoring: expected an object of settings, got ${JSON.stringify(raw)}; using the defaults`] };
+  const s = { ...(raw as Record<string, unknown>) };
+  const bad = (key: string, expected: string, fallback: unknown) => {
+    problems.push(`visAuthoring.${key}: expected ${expected}, got ${JSON.stringify(s[key])?.slice(0, 80)}; using ${JSON.stringify(fallback)}`);
+    s[key] = fallback;
+  };
+  if ('enable' in s && typeof s.enable !== 'boolean') bad('enable', 'true or false', d.enable);
+  if ('maxFileSize' in s && !(typeof s.maxFileSize === 'number' && s.maxFileSize >= 1000)) bad('maxFileSize', 'a number of at least 1000', d.maxFileSize);
+  for (const key of ['contractFormat', 'langInterfaceVersion'] as const) if (key in s && typeof s[key] !== 'string') bad(key, 'a string', d[key]);
+  if ('diagnostics' in s) {
+    const scope = (s.diagnostics as { scope?: unknown } | null)?.scope;
+    if (scope !== 'workspace' && scope !== 'openFiles') bad('diagnostics', '{"scope": "workspace" | "openFiles"}', d.diagnostics);
+  }
+  for (const key of ['select', 'ignore'] as const) if (key in s && !Array.isArray(s[key])) bad(key, 'an array of rule ids or prefixes', d[key]);
+  if ('showSyntaxErrors' in s && typeof s.showSyntaxErrors !== 'boolean') bad('showSyntaxErrors', 'true or false', d.showSyntaxErrors);
+  if ('severity' in s) {
+    const sev = s.severity;
+    if (!sev || typeof sev !== 'object' || Array.isArray(sev)) bad('severity', 'an object of rule ids', d.severity);
+    else {
+      const levels = ['error', 'warning', 'information', 'hint', 'off'];
+      const kept = Object.fromEntries(Object.entries(sev).filter(([, v]) => levels.includes(v as string)));
+      for (const [id, v] of Object.entries(sev)) if (!(id in kept)) problems.push(`visAuthoring.severity.${id}: expected one of ${levels.join(', ')}, got ${JSON.stringify(v)}; ignored`);
+      s.severity = kept;
+    }
+  }
+  return { settings: { ...d, ...(s as Partial<Settings>) }, problems };
+}
+
 /** The findings the editor shows: all of them, or all but Python's syntax errors (`visAuthoring.showSyntaxErrors`). */
 export function editorFindings<T extends { rule: string }>(settings: Settings, findings: T[]): T[] {
   return settings.showSyntaxErrors === false ? findings.filter((f) => !f.rule.startsWith('SYN-')) : findings;
@@ -63,13 +99,15 @@ export function routingVersionOf(settings: Settings): RoutingVersion {
 export interface ServerContext {
   connection: Connection;
   documents: TextDocuments<TextDocument>;
+  /** Which version of each open document the programs see; every version analysed in slices. */
+  scheduler: Scheduler;
+  /** What the client said it supports (set at initialize). */
+  clientCapabilities?: ClientCapabilities;
   workspace: Workspace;
   settings: Settings;
   log(message: string): void;
   /** Whether a file that is not open may be read from disk: inside a workspace folder, or opened in this session. */
   readable(file: string): boolean;
-  /** What the client said it can do (set at initialize). */
-  clientCapabilities?: ClientCapabilities;
 }
 
 /** A settings list of rule selectors: the strings of an array, anything else none. */
@@ -109,9 +147,22 @@ export function analysisOfUri(ctx: ServerContext, uri: string): Analysis | undef
   }
 }
 
-/** The current analysis of an open document, or undefined when it is disabled or fails. */
+/** The analysis of an open document the programs see (its last analysed version), or undefined when it is disabled or fails. */
 export function analysisOf(ctx: ServerContext, doc: TextDocument): Analysis | undefined {
   return analysisOfUri(ctx, doc.uri);
+}
+
+/** How long a request waits for its document's current version before it answers from the last analysis. */
+export const READY_WAIT_MS = 60;
+
+/**
+ * For requests: the analysis of an open document's current version when it is ready within
+ * READY_WAIT_MS (a small document's is ready at once), else the last analysis there is (or undefined
+ * before the first one is done).
+ */
+export async function currentAnalysisOf(ctx: ServerContext, doc: TextDocument): Promise<Analysis | undefined> {
+  await ctx.scheduler.whenCurrent(canonicalUri(doc.uri), READY_WAIT_MS);
+  return analysisOf(ctx, doc);
 }
 
 /** Which files that are not open the server may read: those inside a workspace folder, or opened in this session. */

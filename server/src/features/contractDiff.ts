@@ -16,8 +16,9 @@ import { revisionContracts } from '../compare/committed';
 import { compareContracts, contractSet, diffText, type ContractSet } from '../contracts/diff';
 import type { ContractFormatSetting } from '../sdk/profile';
 import { filePathOf } from '../rules/util';
-import { analysisOf, analysisOfUri, type ServerContext } from './context';
+import { analysisOfUri, currentAnalysisOf, type ServerContext } from './context';
 import { formatOf, formatSetting, type ContractService } from './contractHover';
+import { stepsInSlices } from '../slices';
 
 const REF = 'HEAD';
 
@@ -39,7 +40,7 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
     const entry = filePathOf(uri);
     if (!entry) return none(`${uri} is not a file on disk, so it has no committed version.`);
     if (!clientProvidesCommits()) return none('This editor does not provide committed file versions (VS Code does, through its Git extension); run `vis-authoring contracts --diff HEAD` instead.');
-    const analysis = current(uri);
+    const analysis = await current(uri);
     if (!analysis) return none(`${path.basename(entry)} is not analysed (Vis Authoring is disabled, or the file is too large or unreadable).`);
     // The committed revision is read with the setting, not this file's format: when its pin or
     // registration differs, the model saw contracts in another format, and that is a change too.
@@ -58,11 +59,14 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
       let set: ContractSet | null;
       if (hit && hit.label === label && hit.format === format && hit.files.get(path.resolve(entry)) === entryText) set = hit.set;
       else {
-        const snapshot = await revisionContracts(entry, read, format, new Map([[path.resolve(entry), entryText]]));
+        const snapshot = await revisionContracts(entry, read, format, new Map([[path.resolve(entry), entryText]]), (work) => ctx.scheduler.background(work), (steps) => stepsInSlices(steps));
         set = snapshot.set;
         cache.set(entry, { label, format, files: snapshot.files, set });
       }
-      const now = contractSet(contracts.infos(analysis, formatOf(ctx, analysis.model)));
+      // Every tool's contract, computed in slices (thousands of tools take seconds).
+      const nowFormat = formatOf(ctx, analysis.model);
+      await stepsInSlices(contracts.steps(analysis, nowFormat));
+      const now = contractSet(contracts.infos(analysis, nowFormat));
       const diff = compareContracts(set ?? { tools: [], unknown: [] }, now);
       const head = set ? '' : `${path.basename(entry)} is not in ${label}: every tool is new.\n`;
       return { base: label, text: head + diffText(diff, label), changes: diff.changes, breaking: diff.breaking };
@@ -74,9 +78,9 @@ export function registerContractDiff(ctx: ServerContext, contracts: ContractServ
   }
 
   /** The open document's analysis, else the file on disk. */
-  function current(uri: string): Pick<Analysis, 'model'> | undefined {
+  async function current(uri: string): Promise<Pick<Analysis, 'model'> | undefined> {
     const doc = ctx.documents.get(uri);
-    if (doc) return analysisOf(ctx, doc);
+    if (doc) return currentAnalysisOf(ctx, doc);
     // A file that is not open is read only inside a workspace folder or when it was opened this session.
     const file = filePathOf(uri);
     return file && ctx.readable(file) ? analysisOfUri(ctx, uri) : undefined;

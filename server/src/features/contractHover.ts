@@ -9,11 +9,11 @@
 import type { Position } from 'vscode-languageserver/node';
 import { SymbolContractRequest, type SymbolContractParams, type SymbolContractResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
-import { CONTRACT_FORMATS, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
+import { CONTRACT_FORMATS, contractSteps, isNamespace, typeText, type CallableContract, type ContractFormat, type SymbolInfo, type ToolInfo, type TypeSpec, type UnknownPart } from '../contracts';
 import type { G1Contract, G1ToolInfo } from '../contracts/g1';
 import type { FunctionDecl, Model, Range } from '../model/types';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
-import { analysisOf, programOf, type ServerContext } from './context';
+import { currentAnalysisOf, programOf, type ServerContext } from './context';
 import { addHoverSource, contains } from './hover';
 
 /** The contracts of analysed modules, and the Symbol or tool at a position. */
@@ -27,6 +27,11 @@ export class ContractService {
   /** Also for the docs preview. */
   infos(analysis: Pick<Analysis, 'model'>, format: ContractFormat): SymbolInfo[] {
     return this.symbols(analysis, format);
+  }
+
+  /** The steps that compute every tool's contract and page, to run in slices before reading them all. */
+  steps(analysis: Pick<Analysis, 'model'>, format: ContractFormat): Iterable<void> {
+    return contractSteps(this.infos(analysis, format));
   }
 
   /** The Symbol or tool at a position: on the call, on its first argument, or on the `def` of an exported function. */
@@ -306,9 +311,9 @@ export function registerContractHover(ctx: ServerContext): ContractService {
     const target = service.at(analysis, position, format);
     return target ? hoverMarkdown(target, format, mode) : undefined;
   });
-  ctx.connection.onRequest(SymbolContractRequest, (params: SymbolContractParams): SymbolContractResult => {
+  ctx.connection.onRequest(SymbolContractRequest, async (params: SymbolContractParams): Promise<SymbolContractResult> => {
     const doc = ctx.documents.get(params.uri);
-    const analysis = doc && analysisOf(ctx, doc);
+    const analysis = doc && (await currentAnalysisOf(ctx, doc));
     if (!analysis) return null;
     return contractResult(service.at(analysis, params.position, formatOf(ctx, analysis.model)));
   });

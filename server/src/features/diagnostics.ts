@@ -56,6 +56,8 @@ export function registerDiagnostics(ctx: ServerContext) {
     const { program } = programOf(ctx, canonical);
     const clientUri = program.clientUri(canonical);
     const doc = ctx.documents.get(clientUri);
+    // A version still analysed in slices is published when its analysis is done, never an older one.
+    if (doc && !ctx.scheduler.isCurrent(canonical)) return;
     if (!force && !shown(program, canonical)) {
       if (published.delete(canonical)) send({ uri: clientUri, diagnostics: [] });
       return;
@@ -69,8 +71,15 @@ export function registerDiagnostics(ctx: ServerContext) {
     send({ uri: clientUri, version: doc?.version, diagnostics });
   };
 
-  /** Sends diagnostics; a failure to send is logged, never an unhandled rejection. */
+  /** What was last sent for each URI, so that a version is published once unless its diagnostics change. */
+  const sent = new Map<string, { version?: number; key: string }>();
+
+  /** Sends diagnostics unless the same were sent for the same version; a failure to send is logged, never an unhandled rejection. */
   const send = (params: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
+    const key = JSON.stringify(params.diagnostics);
+    const last = sent.get(params.uri);
+    if (last && last.version === params.version && last.key === key) return;
+    sent.set(params.uri, { version: params.version, key });
     ctx.connection.sendDiagnostics(params).catch((e: unknown) => ctx.log(`could not publish diagnostics for ${params.uri}: ${e instanceof Error ? e.message : String(e)}`));
   };
 
@@ -99,6 +108,23 @@ export function registerDiagnostics(ctx: ServerContext) {
         });
       }
     }
+  };
+
+  /** Publishes modules whose files changed on disk once they are analysed, in slices (a large file never holds up requests). */
+  const publishFromDisk = (uris: string[]) => {
+    const analyse = () => {
+      for (const u of uris) {
+        const { program, uri } = programOf(ctx, u);
+        program.module(uri);
+      }
+    };
+    void ctx.scheduler
+      .background(analyse)
+      .catch((e) => ctx.log(`analysis of ${uris.join(', ')} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`))
+      .then(() => {
+        publishAffected(uris);
+        publishConfig();
+      });
   };
 
   const guard = (uri: string, work: () => void) => {
@@ -154,7 +180,8 @@ export function registerDiagnostics(ctx: ServerContext) {
         if (!program.root) continue;
         let uris: string[];
         try {
-          uris = program.index();
+          // Every module it reads is analysed in slices, so requests are answered meanwhile.
+          uris = await ctx.scheduler.background(() => program.index());
         } catch (e) {
           ctx.log(`indexing ${program.root} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
           continue;
@@ -195,24 +222,22 @@ export function registerDiagnostics(ctx: ServerContext) {
     return indexing;
   };
 
-  ctx.documents.onDidOpen((e) => {
-    publishAffected([e.document.uri]);
+  // A version is published when its analysis is done: the first at once, later ones debounced while typing.
+  ctx.scheduler.onAnalysed((e) => {
+    if (!e.first) return schedule(e.uri);
+    publishAffected([e.uri]);
     publishConfig();
   });
   ctx.documents.onDidSave((e) => {
     pending.delete(programOf(ctx, e.document.uri).uri);
     publishAffected([e.document.uri]);
   });
-  ctx.documents.onDidChangeContent((e) => {
-    // onDidOpen also fires a content change: publish the first version at once, later ones debounced.
-    if (e.document.version > 1 || published.has(programOf(ctx, e.document.uri).uri)) schedule(e.document.uri);
-  });
   ctx.documents.onDidClose((e) => {
     const { program, uri } = programOf(ctx, e.document.uri);
     pending.delete(uri);
     program.closed(uri);
     // The file on disk is what counts now: re-check it when the index checks it, else clear it.
-    setImmediate(() => publishAffected([uri]));
+    publishFromDisk([uri]);
     if (!checked.get(program)?.has(uri)) {
       published.delete(uri);
       send({ uri: e.document.uri, diagnostics: [] });
@@ -233,7 +258,8 @@ export function registerDiagnostics(ctx: ServerContext) {
     filesChanged(changes: FileEvent[]) {
       const uris: string[] = [];
       let structural = false;
-      for (const c of changes) {
+      for (const c of Array.isArray(changes) ? changes : []) {
+        if (typeof c?.uri !== 'string') continue;
         const file = filePathOf(c.uri);
         if (!file) continue;
         const kind = c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';
@@ -243,8 +269,7 @@ export function registerDiagnostics(ctx: ServerContext) {
         if (path.basename(file) === 'pyproject.toml') uris.push(...published, ...ctx.documents.all().map((d) => d.uri));
         uris.push(pathToFileURL(file).href);
       }
-      publishAffected(uris);
-      publishConfig();
+      publishFromDisk(uris);
       if (structural) void runIndex();
     },
   };

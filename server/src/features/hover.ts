@@ -1,7 +1,7 @@
 // Hover: a thin provider that asks each hover source, in order, for a card at the position.
 import type { Hover, Position } from 'vscode-languageserver/node';
 import type { Analysis } from '../analysis';
-import { analysisOf, type ServerContext } from './context';
+import { currentAnalysisOf, type ServerContext } from './context';
 
 /** A hover source: Markdown for the position, or undefined when it has nothing to say there. `uri` is the document's, as the client names it. */
 export type HoverSource = (analysis: Analysis, position: Position, ctx: ServerContext, uri: string) => string | undefined;
@@ -14,9 +14,9 @@ export function addHoverSource(source: HoverSource): void {
 }
 
 export function registerHover(ctx: ServerContext): void {
-  ctx.connection.onHover((params): Hover | null => {
+  ctx.connection.onHover(async (params): Promise<Hover | null> => {
     const doc = ctx.documents.get(params.textDocument.uri);
-    const analysis = doc && analysisOf(ctx, doc);
+    const analysis = doc && (await currentAnalysisOf(ctx, doc));
     if (!analysis) return null;
     for (const source of sources) {
       const value = source(analysis, params.position, ctx, params.textDocument.uri);

@@ -5,7 +5,8 @@ import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver
 import type { Analysis } from '../analysis';
 import type { Call } from '../model/types';
 import type { Program } from '../workspace/program';
-import { analysisOf, programOf, type ServerContext } from './context';
+import { currentAnalysisOf, programOf, type ServerContext } from './context';
+import { canonicalUri } from '../workspace/program';
 
 interface Hint {
   call: Call;
@@ -39,10 +40,14 @@ export function inlayHints(program: Program, uri: string, analysis: Analysis, ra
 }
 
 export function registerInlayHints(ctx: ServerContext): void {
-  ctx.connection.languages.inlayHint.on((params) => {
+  ctx.connection.languages.inlayHint.on(async (params) => {
     if (ctx.settings.inlayHints?.enable !== true) return [];
     const doc = ctx.documents.get(params.textDocument.uri);
-    const analysis = doc && analysisOf(ctx, doc);
+    const analysis = doc && (await currentAnalysisOf(ctx, doc));
+    // Hints answered from an older analysis are asked for again once the current one is done.
+    if (doc && !ctx.scheduler.isCurrent(canonicalUri(doc.uri)) && ctx.clientCapabilities?.workspace?.inlayHint?.refreshSupport) {
+      ctx.scheduler.onceAnalysed(canonicalUri(doc.uri), 'inlayHint', () => void ctx.connection.languages.inlayHint.refresh().catch(() => undefined));
+    }
     if (!analysis?.model.generation) return [];
     const { program, uri } = programOf(ctx, params.textDocument.uri);
     try {

@@ -6,7 +6,7 @@ import type { Analysis } from '../analysis';
 import type { Call } from '../model/types';
 import { WORDING_LABELS, evaluateRouting, routingCalls } from '../routing/evaluate';
 import type { RoutingVersion } from '../routing/render';
-import { analysisOf, routingVersionOf, type ServerContext } from './context';
+import { currentAnalysisOf, routingVersionOf, type ServerContext } from './context';
 import { addHoverSource, contains } from './hover';
 
 /** The innermost routing call at a position. */
@@ -34,9 +34,9 @@ export function registerRouting(ctx: ServerContext): void {
     return call && routingHover(analysis, call, routingVersionOf(ctx.settings));
   });
 
-  ctx.connection.onRequest(RenderRoutingRequest, (params: RenderRoutingParams): RenderRoutingResult => {
+  ctx.connection.onRequest(RenderRoutingRequest, async (params: RenderRoutingParams): Promise<RenderRoutingResult> => {
     const doc = ctx.documents.get(params.uri);
-    const analysis = doc && analysisOf(ctx, doc);
+    const analysis = doc && (await currentAnalysisOf(ctx, doc));
     const call = analysis && routingCallAt(analysis, params.position);
     if (!analysis || !call) return null;
     const r = evaluateRouting(analysis.model, call, routingVersionOf(ctx.settings));

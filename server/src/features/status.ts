@@ -1,16 +1,20 @@
 // The document status request behind the client's language status item.
 import { DocumentStatusRequest, type ContractUnknown, type DocumentStatusParams, type DocumentStatusResult } from '../../../shared/protocol';
 import type { Analysis } from '../analysis';
-import type { SymbolInfo } from '../contracts';
+import { contractSteps, type SymbolInfo } from '../contracts';
+import { stepsInSlices } from '../slices';
 import { describeProfile } from '../sdk/profile';
-import { analysisOf, editorFindings, type ServerContext } from './context';
+import { currentAnalysisOf, editorFindings, type ServerContext } from './context';
 
 /** `contracts` gives the Symbols of an analysis with their contracts (the ones hovers show). */
 export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysis) => SymbolInfo[] = () => []): void {
-  ctx.connection.onRequest(DocumentStatusRequest, (params: DocumentStatusParams): DocumentStatusResult | null => {
+  ctx.connection.onRequest(DocumentStatusRequest, async (params: DocumentStatusParams): Promise<DocumentStatusResult | null> => {
     const doc = ctx.documents.get(params.uri);
-    const analysis = doc && analysisOf(ctx, doc);
+    const analysis = doc && (await currentAnalysisOf(ctx, doc));
     if (!analysis) return null;
+    // Every tool's contract (their unknown parts are listed), computed in slices for a file of many tools.
+    const infos = contracts(analysis);
+    await stepsInSlices(contractSteps(infos));
     const findings = editorFindings(ctx.settings, analysis.findings);
     return {
       generation: analysis.model.generation ?? null,
@@ -19,7 +23,7 @@ export function registerStatus(ctx: ServerContext, contracts: (analysis: Analysi
       millis: Math.round(analysis.millis * 10) / 10,
       errors: findings.filter((f) => f.severity === 'error').length,
       warnings: findings.filter((f) => f.severity === 'warning').length,
-      unknownTools: unknownTools(contracts(analysis)),
+      unknownTools: unknownTools(infos),
     };
   });
 }

@@ -9,7 +9,7 @@ import { filePathOf } from '../rules/util';
 import type { ModuleTool, Program } from '../workspace/program';
 import { canonicalUri } from '../workspace/program';
 import { pathToFileURL } from 'node:url';
-import { analysisOf, programOf, type ServerContext } from './context';
+import { currentAnalysisOf, programOf, type ServerContext } from './context';
 
 const KINDS: Record<OutlineKind, SymbolKind> = {
   extension: SymbolKind.Module,
@@ -72,9 +72,9 @@ export function workspaceSymbols(program: Program, tools: ModuleTool[], query: s
 }
 
 export function registerSymbols(ctx: ServerContext): void {
-  ctx.connection.onDocumentSymbol((params) => {
+  ctx.connection.onDocumentSymbol(async (params) => {
     const doc = ctx.documents.get(params.textDocument.uri);
-    const analysis = doc && analysisOf(ctx, doc);
+    const analysis = doc && (await currentAnalysisOf(ctx, doc));
     if (!analysis?.model.generation) return null;
     const { program, uri } = programOf(ctx, params.textDocument.uri);
     try {

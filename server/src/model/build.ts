@@ -3,7 +3,7 @@
 // fragment, moved when lines were added or removed above them), and the module-level pass that joins the
 // fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import { parseSegment, parseSnippet, parseWhole, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
+import { parseSegment, parseSnippet, parseWhole, parserEpoch, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
@@ -26,6 +26,7 @@ import type {
 import { TrackedMap, trackModel } from './reads';
 import { rowOf } from '../parse/segments';
 import { allDecorators, detectSdk } from './sdk';
+import { checkpoint, memoInSlice, slicing } from '../slices';
 import { applySdkProfile } from '../sdk/profile';
 import { regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
 
@@ -167,42 +168,63 @@ export class ModelBuilder {
   private scans = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
 
   build(uri: string, doc: ParsedDocument): Model {
-    const next = new Map<Segment, Fragment>();
-    const missing: Segment[] = [];
-    for (const seg of doc.segments) {
-      let f = this.fragments.get(seg);
-      if (!f && seg.from) {
-        const prev = this.fragments.get(seg.from.seg);
-        if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
-        // Its syntax scan goes with it (used again while it starts on the same line).
-        const scan = this.scans.get(seg.from.seg);
-        if (scan) this.scans.set(seg, scan);
+    // In a sliced job (server/src/slices.ts) the build stops between statements when the slice's time
+    // is up; what it found and read is kept for the job's next slice (which runs it from the top).
+    const job = slicing();
+    const { next, missing } = memoInSlice('segments', doc, () => {
+      const next = new Map<Segment, Fragment>();
+      const missing: Segment[] = [];
+      for (const seg of doc.segments) {
+        let f = this.fragments.get(seg);
+        if (!f && seg.from) {
+          const prev = this.fragments.get(seg.from.seg);
+          if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
+          // Its syntax scan goes with it (used again while it starts on the same line).
+          const scan = this.scans.get(seg.from.seg);
+          if (scan) this.scans.set(seg, scan);
+        }
+        // What this segment was is not needed any more (and would keep old versions alive).
+        delete seg.from;
+        if (f) next.set(seg, f);
+        else missing.push(seg);
       }
-      // What this segment was is not needed any more (and would keep old versions alive).
-      delete seg.from;
-      if (f) next.set(seg, f);
-      else missing.push(seg);
-    }
+      return { next, missing };
+    });
     this.read = missing.length;
     // Most of the file to read (its first analysis): one parse of the whole text serves the statements it parses cleanly.
-    const whole = missing.length > WHOLE_PARSE_MIN && missing.length * 2 > doc.segments.length ? parseWhole(doc, missing) : undefined;
+    const wantWhole = missing.length > WHOLE_PARSE_MIN && missing.length * 2 > doc.segments.length;
+    const whole = !wantWhole
+      ? undefined
+      : job
+        ? memoInSlice('whole', doc, () => {
+            const w = parseWhole(doc, missing);
+            const made = parserEpoch();
+            if (w) job.onModuleDone(() => made === parserEpoch() && w.tree.delete());
+            return w;
+          })
+        : parseWhole(doc, missing);
     const outer = calls;
     // Calls of the statements read again are the same objects where their text and place did not change.
-    calls = { last: this.calls, next: new Map() };
+    calls = { last: this.calls, next: memoInSlice('calls', doc, () => new Map()) };
     try {
       for (const seg of missing) {
+        if (job && next.has(seg)) continue;
+        checkpoint();
         const nodes = whole?.statements.get(seg);
         next.set(seg, nodes ? readStatements(doc, nodes) : readSegment(doc, seg));
       }
       if (missing.length) this.calls = calls.next;
     } finally {
       calls = outer;
-      whole?.tree.delete();
+      if (!job) whole?.tree.delete();
     }
-    this.fragments = next;
+    // Joining the fragments and the syntax check take a while for thousands of statements: in a slice of their own when due.
+    checkpoint();
     const fragments = doc.segments.map((s) => next.get(s)!);
+    const syntaxErrors = this.syntax(doc, fragments);
+    this.fragments = next;
     const model = assemble(uri, doc, fragments);
-    model.syntaxErrors = this.syntax(doc, fragments);
+    model.syntaxErrors = syntaxErrors;
     return model;
   }
 
@@ -217,15 +239,16 @@ export class ModelBuilder {
     // A segment is where Python's tokenizer starts a statement (a line at column 0 outside brackets and
     // strings, decorators with their definition, else/except/finally with theirs): one region each.
     const segments = doc.segments;
-    const next = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
+    // In a sliced job, the scans done in its earlier slices are kept for the next one.
+    const next = memoInSlice('scans', doc, () => new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>());
     const out: PySyntaxError[] = [];
     const NONE: TreeError[] = [];
     for (let i = 0; i < segments.length; i++) {
       const seg = segments[i];
       let atEof = i === segments.length - 1;
       // Kept with the segment (the same object while its text does not change), while it starts on the same line.
-      const kept = this.scans.get(seg);
-      let scan = kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : scanRegion(text, seg.start, seg.end, seg.row, atEof);
+      const kept = this.scans.get(seg) ?? next.get(seg);
+      let scan = kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : (checkpoint(), scanRegion(text, seg.start, seg.end, seg.row, atEof));
       next.set(seg, kept?.scan === scan ? kept : { row: seg.row, atEof, scan });
       let tree = fragments[i].treeErrors.length ? fragments[i].treeErrors.map(treeError) : NONE;
       if (!atEof && (scan.unclosed || /^unterminated triple-quoted/.test(scan.tokenizer?.message ?? ''))) {
@@ -1267,14 +1290,31 @@ let calls: { last: Map<string, { text: string; call: Call }>; next: Map<string, 
 const MAX_VALUE_DEPTH = 400;
 let valueDepth = 0;
 
+/**
+ * How many nodes one expression's value may read: a literal past this (a pasted data table of megabytes)
+ * is unknown as a whole, so that reading it takes at most tens of milliseconds. 5,000 `vis.Symbol(fn)`
+ * entries in one `symbols=` list read about 40,000.
+ */
+const MAX_VALUE_NODES = 50_000;
+let valueNodes = 0;
+
+class ValueTooLarge extends Error {}
+
 export function toValue(n: Node): Value {
   if (valueDepth >= MAX_VALUE_DEPTH) {
     const { range, text } = spanOf(n);
     return { kind: 'unknown', range, text };
   }
+  const outermost = valueDepth === 0;
+  if (outermost) valueNodes = 0;
+  else if (++valueNodes > MAX_VALUE_NODES) throw new ValueTooLarge();
   valueDepth++;
   try {
     return readValue(n);
+  } catch (e) {
+    if (!(outermost && e instanceof ValueTooLarge)) throw e;
+    const { range, text } = spanOf(n);
+    return { kind: 'unknown', range, text };
   } finally {
     valueDepth--;
   }

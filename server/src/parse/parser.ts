@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
+import { SliceExpired, sliceExpired, slicing, type SliceJob } from '../slices';
 import { firstLimit, lineStartsOf, resegment, rowOf, segmentText, type LimitError, type LineStarts, type Segment, type TextEdit } from './segments';
 
 export type { Segment, TextEdit } from './segments';
@@ -240,7 +241,8 @@ export function guarded<T>(work: () => T): T {
   try {
     return work();
   } catch (e) {
-    if (e instanceof ParserUnavailable || e instanceof ParserFault) throw e;
+    // A slice that ran out of time is no fault: the job goes on in its next slice.
+    if (e instanceof ParserUnavailable || e instanceof ParserFault || e instanceof SliceExpired) throw e;
     // Replace the runtime once per fault, even when nested guarded calls see the same exception.
     if (epoch === before) replaceRuntime();
     throw new ParserFault(reasonOf(e));
@@ -333,7 +335,14 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
       tree.delete();
     }
   };
-  doc.segments = old && edit ? resegment(old.segments, text, edit, broken) : segmentText(text, broken);
+  // Segmenting runs to its end: its parses are of segments made afresh each time, which a later slice
+  // could not resume.
+  segmenting++;
+  try {
+    doc.segments = old && edit ? resegment(old.segments, text, edit, broken) : segmentText(text, broken);
+  } finally {
+    segmenting--;
+  }
   doc.limit = firstLimit(doc.segments);
   return doc;
 }
@@ -349,7 +358,7 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
   let tree: Tree | null;
   if (!seg.broken) {
     const range = { startIndex: seg.start, endIndex: seg.end, startPosition: { row: seg.row, column: 0 }, endPosition: { row: endRow, column: seg.end - doc.lineStarts[endRow] } };
-    tree = r.parser.parse(reader(doc.text, seg.end), null, { includedRanges: [range] });
+    tree = parseInJob(r, seg, reader(doc.text, seg.end), { includedRanges: [range] });
     if (tree) sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
   } else {
     const { codeEnd, closers } = closeRegion(doc.text, seg.start, seg.end);
@@ -359,7 +368,7 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
     lineStarts.set(doc.lineStarts.subarray(0, lastRow + 1));
     lineStarts[lastRow + 1] = text.length;
     const range = { startIndex: seg.start, endIndex: text.length, startPosition: { row: seg.row, column: 0 }, endPosition: { row: lastRow + 1, column: 0 } };
-    tree = r.parser.parse(reader(text, text.length), null, { includedRanges: [range] });
+    tree = parseInJob(r, seg, reader(text, text.length), { includedRanges: [range] });
     if (tree) sources.set(tree, { text, lineStarts });
   }
   if (!tree) throw new Error('tree-sitter returned no tree');
@@ -378,7 +387,7 @@ export function parseWhole(doc: ParsedDocument, segments: readonly Segment[]): {
   if (segments.some((s) => s.broken)) return undefined;
   const r = runtime();
   faultIfInjected();
-  const tree = r.parser.parse(doc.text);
+  const tree = parseInJob(r, doc, doc.text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   reclaimParserHeap();
   sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
@@ -405,6 +414,46 @@ export function parseWhole(doc: ParsedDocument, segments: readonly Segment[]): {
     if (ok && mine.length && wanted.has(seg)) statements.set(seg, mine);
   }
   return { tree, statements };
+}
+
+/**
+ * A parse, stopped when a sliced job's slice runs out of time (server/src/slices.ts). The job has a
+ * parser of its own: a parse that ran out of time (tree-sitter's progress callback) stays outstanding,
+ * and the next slice's call for the same `what` (a segment, a document) resumes it where it stopped; a
+ * call for anything else resets it. Outside a job, the runtime's parser parses to the end.
+ */
+function parseInJob(r: Runtime, what: object, input: string | ((index: number) => string), options?: TreeSitter.ParseOptions): Tree | null {
+  const job = segmenting ? undefined : slicing();
+  if (!job) return r.parser.parse(input, null, options);
+  const s = jobParser(job, r);
+  if (s.outstanding !== undefined && s.outstanding !== what) s.parser.reset();
+  s.outstanding = undefined;
+  const tree = s.parser.parse(input, null, { ...options, progressCallback: sliceExpired });
+  if (tree || !sliceExpired()) return tree;
+  s.outstanding = what;
+  throw new SliceExpired();
+}
+
+/** Inside parseDocument's segmenting (see there). */
+let segmenting = 0;
+
+interface JobParser {
+  parser: TreeSitter.Parser;
+  epoch: number;
+  /** What the parse that ran out of time was parsing. */
+  outstanding?: object;
+}
+
+function jobParser(job: SliceJob, r: Runtime): JobParser {
+  const kept = job.memo.get('parser') as JobParser | undefined;
+  if (kept && kept.epoch === epoch) return kept;
+  const parser = new r.module.Parser();
+  parser.setLanguage(r.language);
+  const made: JobParser = { parser, epoch };
+  job.memo.set('parser', made);
+  // A runtime replaced by a fault meanwhile took the parser with it: never touched again.
+  job.onModuleDone(() => made.epoch === epoch && made.parser.delete());
+  return made;
 }
 
 /** The text up to `end`, as tree-sitter reads it (chunks copied into WASM memory stop at `end`). */

@@ -1,4 +1,5 @@
 // Every rule family, and running them over a model.
+import { SliceExpired, betweenSteps, stepMemo } from '../slices';
 import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
@@ -22,7 +23,7 @@ import { sequenceRules } from './sequence';
 import { symbolFamilies, symbolRules } from './symbols';
 import type { SeverityOverrides } from '../config/selection';
 import type { SourceText } from '../fixes/source';
-import type { Finding, ModuleRole, Rule, RuleUnits } from './types';
+import type { Finding, ModuleRole, Rule, RuleUnits, Severity } from './types';
 import { hostCallRules } from './hostCalls';
 import { loggingRules } from './logging';
 import { stateRules } from './state';
@@ -30,6 +31,7 @@ import { formRules } from './forms';
 import { callbackRules } from './callbacks';
 import { langInterfaceRules } from './langInterface';
 import { environmentRules } from './environment';
+import { designRules } from './design';
 import { pathOf } from './util';
 
 /** The SDK calls whose arguments are bound as Python binds them (SDK-003 for those without a binding rule of their own). */
@@ -72,6 +74,7 @@ export const allRules: Rule[] = [
   ...callbackRules,
   ...langInterfaceRules,
   ...environmentRules,
+  ...designRules,
 ];
 
 export type { SeverityOverrides } from '../config/selection';
@@ -128,7 +131,8 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
     (() => {
       try {
         return (infos ??= symbolInfos(model, { format: contractFormat }));
-      } catch {
+      } catch (e) {
+        if (e instanceof SliceExpired) throw e;
         // A fault in the static analysis must not take the file's other diagnostics down with it.
         return (infos = []);
       }
@@ -136,9 +140,21 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
   const units = options.units;
   let text: SourceText | undefined;
   const source = () => (text ??= options.source?.());
+  // In a sliced job (server/src/slices.ts), a rule at a time: the findings of the rules that ran are
+  // kept for the next slice.
+  const memo = stepMemo<Model, Map<Rule, { severity: Severity; findings: Finding[] }>>('rules');
+  let done = memo?.get(model);
+  if (memo && !done) memo.set(model, (done = new Map()));
   for (const rule of rules) {
     const severity = overrides[rule.id] ?? rule.severity;
     if (severity === 'off') continue;
+    const kept = done?.get(rule);
+    if (kept?.severity === severity) {
+      findings.push(...kept.findings);
+      continue;
+    }
+    betweenSteps();
+    const from = findings.length;
     // Where reports go: the file's findings, or the findings of the unit being checked.
     let sink = findings;
     const check = (work: () => void): Finding[] => {
@@ -175,6 +191,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
       },
       source,
     });
+    done?.set(rule, { severity, findings: findings.slice(from) });
   }
   return unmasked(findings, overrides, options.keepMasked).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }

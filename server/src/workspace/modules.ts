@@ -9,6 +9,7 @@ import type { Model, Range } from '../model/types';
 import { DEFAULT_MAX_FILE_SIZE } from '../parse/limits';
 import { NO_SUPPRESSIONS, readSuppressions } from '../rules/suppression';
 import { DocumentCache, ParserFault, guarded, parseDocument } from '../parse/parser';
+import { memoInSlice, sliceModule } from '../slices';
 
 /**
  * The module analyses of one program, one per module version. Open documents keep their segments and
@@ -33,7 +34,14 @@ export class ModuleStore {
   analyze(uri: string, stamp: string, version: number, text: string, keepTree: boolean, maxFileSize = DEFAULT_MAX_FILE_SIZE): ModuleAnalysis {
     const prev = this.last.get(uri);
     if (prev && prev.stamp === stamp) return prev;
-    const t0 = performance.now();
+    // Inside a sliced job for this module, parsing and reading stop when the slice's time is up
+    // (SliceExpired, through to the job) and go on in the next slice from what the memo kept.
+    return sliceModule(uri, () => this.analyzeVersion(uri, stamp, version, text, keepTree, maxFileSize));
+  }
+
+  private analyzeVersion(uri: string, stamp: string, version: number, text: string, keepTree: boolean, maxFileSize: number): ModuleAnalysis {
+    // A sliced job's time counts from its first slice.
+    const t0 = memoInSlice('start', stamp, () => performance.now());
     const build = (fresh: boolean): Model => {
       const doc = keepTree && !fresh ? this.parses.get(uri, version, text) : parseDocument(text);
       // Python's nesting limits, found while segmenting: such a file is not parsed at all.

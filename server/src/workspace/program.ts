@@ -50,6 +50,7 @@ import { NO_SUPPRESSIONS, applySuppressions, suppressedBy, UNUSED, type Suppress
 import { ProjectConfigs, isRuleId } from '../config/configs';
 import { CONFIG_RULE } from '../config/rules';
 import { ParserFault, guarded } from '../parse/parser';
+import { SliceExpired, unsliced } from '../slices';
 import { ModuleResolver, environmentOfInterpreter, environmentRoots, venvsIn } from './resolver';
 
 /** The text of a module open in an editor, by its canonical URI; `uri` is the editor's own spelling of it. */
@@ -782,8 +783,6 @@ export class Program {
     const j = this.join(uri);
     if (!j) return [];
     if (!j.infos) {
-      this.stats.symbolAnalyses++;
-      this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
       const file = filePathOf(uri);
       const entry = !file || this.role(uri) !== 'module';
       const units = this.unitsOf(uri);
@@ -792,22 +791,29 @@ export class Program {
       units.symbols.begin();
       this.currents.clear();
       try {
-        j.infos = symbolInfos(j.analysis.model, {
-          format: contractFormatFor(j.analysis.model.sdk, j.format),
-          loader: this.liveLoader(uri),
-          path: file,
-          entry,
-          scope: this.scopeFor(uri, j.analysis.model, file, entry),
-          memo: (call, analyse) => units.symbols.get(call, analyse),
-          version: () => this.joinsMade,
-        });
+        // In a sliced job the modules a join reads are analysed to their end; the join itself stops
+        // between Symbols when the slice's time is up, and goes on in the next slice.
+        j.infos = unsliced(() =>
+          symbolInfos(j.analysis.model, {
+            format: contractFormatFor(j.analysis.model.sdk, j.format),
+            loader: this.liveLoader(uri),
+            path: file,
+            entry,
+            scope: this.scopeFor(uri, j.analysis.model, file, entry),
+            memo: (call, analyse) => units.symbols.get(call, analyse),
+            version: () => this.joinsMade,
+          }),
+        );
         units.symbols.sweep();
-      } catch {
+      } catch (e) {
+        if (e instanceof SliceExpired) throw e;
         // A fault in the static analysis must not take the module's other results down with it.
         j.infos = [];
       } finally {
         this.joining = outer;
       }
+      this.stats.symbolAnalyses++;
+      this.trace?.(`symbols ${uri} ${j.analysis.stamp}`);
     }
     return j.infos;
   }
@@ -834,13 +840,12 @@ export class Program {
     const j = this.join(uri);
     if (!j) return [];
     if (!j.findings) {
-      this.stats.ruleRuns++;
       const model = j.analysis.model;
       const units = this.unitsOf(uri);
       const outer = this.joining;
       try {
         // Rules may read parts of the model lazily (parameters parse on first use): contained too.
-        j.findings = guarded(() => {
+        j.findings = unsliced(() => guarded(() => {
           units.beginRules();
           this.currents.clear();
           this.joining = j;
@@ -855,7 +860,7 @@ export class Program {
           });
           units.endRules();
           return found;
-        });
+        }));
       } catch (e) {
         if (!(e instanceof ParserFault)) throw e;
         // The file gets one finding that says so, in place of the rest.
@@ -865,6 +870,7 @@ export class Program {
         this.joining = outer;
       }
       if (this.role(uri) === 'entry') j.findings.push(...this.manifestFindings(uri, j));
+      this.stats.ruleRuns++;
       const targets = new Set(j.findings.flatMap((f) => (f.uri ? [f.uri] : [])));
       const before = this.targets.get(uri);
       this.targets.set(uri, before ? new Set([...before, ...targets]) : targets);

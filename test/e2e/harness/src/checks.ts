@@ -645,7 +645,10 @@ export const checks: Check[] = [
       await vscode.commands.executeCommand('visAuthoring.applyFormatChanges', input.modified);
       await t.until('the diff to close', () => diffTabs(uri).length === 0, 5000);
       observed.afterApply = { text: source?.getText(), dirty: source?.isDirty, onDisk: fs.readFileSync(uri.fsPath, 'utf8') === original };
+      // Revert format_me.py itself (not whatever editor is active once the diff closes), so later scenes see the original.
+      if (source) await vscode.window.showTextDocument(source);
       await vscode.commands.executeCommand('workbench.action.files.revert');
+      await t.until('format_me.py reverted', () => source?.isDirty === false && source.getText() === original, 5000);
       return expect(observed, (o) => {
         assert.equal(o.defaultFormatter, null);
         assert.equal(o.label, 'format_me.py ↔ formatted (+3 −3)');
