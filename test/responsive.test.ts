@@ -9,7 +9,8 @@ import { CancellationTokenSource, ResponseError, type Hover, type PublishDiagnos
 import { generateExtension } from '../bench/generate';
 import { startServer, type TestServer } from './helpers/lsp';
 
-const BROKEN = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="", description="d", symbols=[print]))\n';
+// Two mistakes in two calls (one call gives one error: the first the SDK raises).
+const BROKEN = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="", description="d"))\nEXT = vis.Extension(name="ext", description="d", symbols=[print])\n';
 const VALID = 'import blockether.vis.extension as vis\n\n\ndef hello(name: str) -> str:\n    """Say hello."""\n    return name\n\n\nvis.register_extension(vis.Extension(name="hi", description="d", alias="hi", symbols=[vis.Symbol(hello)]))\n';
 
 /** Resolves once the server has published nothing for `quietMs`. */
@@ -46,7 +47,7 @@ describe('publishDiagnostics over stdio: one per document version', () => {
     await settled(server);
     assert.equal(server.published.length, 200);
     for (const uri of uris) assert.deepEqual(versionsOf(server, uri), [1], uri);
-    assert.deepEqual(codes(server.published.find((p) => p.uri === uris[0])!), ['EXT-003@2', 'EXT-005@2']);
+    assert.deepEqual(codes(server.published.find((p) => p.uri === uris[0])!), ['EXT-003@2', 'EXT-005@3']);
     assert.deepEqual(codes(server.published.find((p) => p.uri === uris[1])!), ['SYM-008@8']);
     assert.deepEqual(server.published.find((p) => p.uri === uris[2])!.diagnostics, []);
   });
@@ -64,7 +65,7 @@ describe('publishDiagnostics over stdio: one per document version', () => {
     for (let v = 5; v <= 9; v++) server.change(uri, v % 2 ? BROKEN : VALID, v);
     await settled(server);
     assert.deepEqual(versionsOf(server, uri), [1, 2, 3, 4, 9]);
-    assert.deepEqual(codes(server.published.at(-1)!), ['EXT-003@2', 'EXT-005@2']);
+    assert.deepEqual(codes(server.published.at(-1)!), ['EXT-003@2', 'EXT-005@3']);
   });
 
   it('does not publish a version again when nothing changed (a save, the same settings), and once more when its diagnostics change', async () => {
@@ -82,6 +83,8 @@ describe('publishDiagnostics over stdio: one per document version', () => {
     const again = server.published.slice(before).filter((p) => p.uri === uri);
     assert.deepEqual(again.map((p) => [p.version, codes(p)]), [[1, ['EXT-003@2']]]);
     await server.configure({});
+    // Back to the default severities before the next test opens documents (a loaded machine can take longer than one quiet period).
+    for (let i = 0; i < 50 && !codes(server.published.filter((p) => p.uri === uri).at(-1)!).includes('EXT-005@3'); i++) await settled(server, 100);
     await settled(server);
   });
 
@@ -181,7 +184,7 @@ describe('cancellation and the reproducers of issue 16 over stdio', () => {
     const other = 'file:///tmp/vis-responsive/after-parens.py';
     const next = server.diagnostics(other);
     server.open(other, BROKEN);
-    assert.deepEqual(codes(await next), ['EXT-003@2', 'EXT-005@2']);
+    assert.deepEqual(codes(await next), ['EXT-003@2', 'EXT-005@3']);
   });
 
   it('a docstring of 30,000 identical characters: previewDocs answers with its exact count, and a request after it is answered', async () => {

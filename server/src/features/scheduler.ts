@@ -11,6 +11,7 @@
 // it analyses.
 import { Emitter, type TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { ParserUnavailable, parserReady } from '../parse/parser';
 import { ANY_MODULE, Cancelled, betweenSteps, runInSlices } from '../slices';
 import { canonicalUri, type Program } from '../workspace/program';
 
@@ -179,6 +180,13 @@ export class Scheduler {
       },
       (e: unknown) => {
         if (e instanceof Cancelled) return;
+        if (e instanceof ParserUnavailable) {
+          // Two parser faults in a row left no runtime for a moment: the job runs again once one is ready.
+          void parserReady().then(() => {
+            if (!cancelled()) this.analyse(uri, state);
+          });
+          return;
+        }
         this.options.log(`analysis of ${uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         // The programs analyse it when asked, as for a file on disk.
         if (!cancelled()) {

@@ -349,6 +349,18 @@ function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknow
     for (let i = 0; i < v.length; i++) out[i] = moveValue(v[i], rows, seen);
     return out;
   }
+  if (v instanceof Set) {
+    const out = new Set<unknown>();
+    seen.set(v, out);
+    for (const x of v) out.add(moveValue(x, rows, seen));
+    return out;
+  }
+  if (v instanceof Map) {
+    const out = new Map<unknown, unknown>();
+    seen.set(v, out);
+    for (const [k, x] of v) out.set(moveValue(k, rows, seen), moveValue(x, rows, seen));
+    return out;
+  }
   const out: Record<string, unknown> = {};
   seen.set(v, out);
   if (LAZY.has(v)) {
