@@ -10,8 +10,8 @@
 // made from it with `familyRules`, one per rule id, so settings, suppressions and documentation stay per
 // id. A check whose input is not statically known passes: the checks after it still run, since what they
 // find fails the call whether or not the unknown one would have failed first.
-import { bodyCalls, functionNamed, isKnown, resolve } from '../model/sdk';
 import { Reads, recording, reused } from '../model/reads';
+import { bodyCalls, functionNamed, isKnown, resolve } from '../model/sdk';
 import type { Argument, Call, Model, ParamKind, Range, SdkFlavour, Value } from '../model/types';
 import { acceptedKeywords, acceptedParams, memberOfCall, paramsOf, pythonCallName, scopeOf, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
 import { dropArgument, nearestKeyword, type FixChoice } from './fixes';
@@ -163,25 +163,27 @@ export function bindPython(member: SdkMember, params: readonly SdkParam[], call:
  * The binding in the file's SDK version. Where the evidence conflicts (SDK-001) the file is checked against
  * both sides, and a parameter either side has is accepted.
  */
-/** Each call's binding in a model version, with what computing it read (so a unit that reuses it reads that too). */
-const bindings = new WeakMap<Model, Map<Call, { binding: Binding; reads: Reads }>>();
+/**
+ * Bindings per model version and call: every rule of a family, SDK-003 and the Symbol chain bind the same
+ * calls. Kept with what binding read, so a rule unit that reuses one still notes its reads.
+ */
+const bindings = new WeakMap<Model, WeakMap<Call, { member: SdkMember; binding: Binding; reads: Reads }>>();
 
-/** A call bound as Python binds it, once per model version: every rule of its family (and SDK-003) asks. */
 function bindIn(model: Model, member: SdkMember, call: Call): Binding {
-  let known = bindings.get(model);
-  if (!known) bindings.set(model, (known = new Map()));
-  const hit = known.get(call);
-  if (hit) {
+  let perCall = bindings.get(model);
+  if (!perCall) bindings.set(model, (perCall = new WeakMap()));
+  const hit = perCall.get(call);
+  if (hit && hit.member === member) {
     reused(hit.reads);
     return hit.binding;
   }
   const reads = new Reads();
-  const binding = recording(reads, () => bindNow(model, member, call));
-  known.set(call, { binding, reads });
+  const binding = recording(reads, () => bindUncached(model, member, call));
+  perCall.set(call, { member, binding, reads });
   return binding;
 }
 
-function bindNow(model: Model, member: SdkMember, call: Call): Binding {
+function bindUncached(model: Model, member: SdkMember, call: Call): Binding {
   // An object or constant the table gives no signature (`vis.tools`): what calling it does is its family's.
   if (member.kind !== 'function' && member.kind !== 'class') return { bound: new Map(), open: true };
   const scope = scopeOf(model);
@@ -224,12 +226,16 @@ function checkOf(ctx: RuleContext, call: Call, member: SdkMember, binding: Bindi
     call,
     member,
     scope: scopeOf(model),
-    written: (name) => binding.bound.get(name),
+    written(name) {
+      return binding.bound.get(name);
+    },
     arg(name) {
       const a = binding.bound.get(name);
       return a ? { ...resolve(model, a.value), range: a.value.range } : undefined;
     },
-    absent: (name) => !binding.bound.has(name) && !binding.open,
+    absent(name) {
+      return !binding.bound.has(name) && !binding.open;
+    },
   };
 }
 
@@ -287,6 +293,19 @@ export interface Chain<U> {
 
 const idsOf = (s: ChainStep<unknown>) => (typeof s.id === 'string' ? [s.id] : s.id);
 
+/** A unit through a chain's checks up to `last`: reported by rule `id` when its check is the first that fails. */
+function runChain<U>(ctx: RuleContext, chain: Chain<U>, unit: U, last: number, id: string): void {
+  const behind: { rule: string; range: Range }[] = [];
+  for (let i = 0; i <= last; i++) {
+    const step = chain.steps[i];
+    const failure = step.check(unit, ctx);
+    if (!failure) continue;
+    const rule = failure.id ?? idsOf(step)[0];
+    if (rule === id) return report(ctx, failure, behind);
+    behind.push({ rule, range: failure.range });
+  }
+}
+
 /**
  * The rules of some chains: one per documented id. A unit is reported by the rule of its first failing
  * check; a later rule's failure carries the earlier ones it is behind (`Finding.behind`), so it shows
@@ -306,21 +325,10 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
         });
         if (last === -1) continue;
         for (const unit of chain.units(ctx)) {
-          const run = () => {
-            const behind: { rule: string; range: Range }[] = [];
-            for (let i = 0; i <= last; i++) {
-              const step = chain.steps[i];
-              const failure = step.check(unit, ctx);
-              if (!failure) continue;
-              const id = failure.id ?? idsOf(step)[0];
-              if (id === doc.id) return report(ctx, failure, behind);
-              behind.push({ rule: id, range: failure.range });
-            }
-          };
           // Kept between versions while what the checks read is unchanged (RuleContext.unit).
           const key = chain.key ? chain.key(unit) : unit;
-          if (key === null) run();
-          else ctx.unit(key, run);
+          if (key === null) runChain(ctx, chain, unit, last, doc.id);
+          else ctx.unit(key, () => runChain(ctx, chain, unit, last, doc.id));
         }
       }
       doc.also?.(ctx);
@@ -340,14 +348,13 @@ function boundCalls(ctx: RuleContext, family: CallFamily): BoundCall[] {
   return declarationCalls(ctx.model, family.flavour, family.member, family.moduleOnly).map((call) => {
     let binding: Binding | undefined;
     let check: CallCheck | undefined;
-    const member = () => memberOfCall(ctx.model, call)!;
     return {
       call,
       get binding() {
-        return (binding ??= bindIn(ctx.model, member(), call));
+        return (binding ??= bindIn(ctx.model, memberOfCall(ctx.model, call)!, call));
       },
       get check() {
-        return (check ??= checkOf(ctx, call, member(), this.binding));
+        return (check ??= checkOf(ctx, call, memberOfCall(ctx.model, call)!, this.binding));
       },
     };
   });

@@ -10,6 +10,8 @@ import type { Rule, RuleContext } from './types';
 const CREDENTIAL = /(?:^|_)(?:token|secret|password|passwd|passphrase|api_?key|apikey|access_key|private_key|credentials?)$/i;
 /** Tokens that are positions, not credentials (`page_token`, `next_token`). */
 const POSITION = /^(?:page|next|prev|previous|continuation|cursor|sync|resume|start|end)_token$/i;
+/** A word every name CREDENTIAL matches contains: a def whose text has none has no such parameter, and its parameters are not read. */
+const CREDENTIAL_WORD = /token|secret|passw|passphrase|api_?key|access_key|private_key|credential/i;
 
 /** The tools defined in this file, once each (a function exported twice is one definition). */
 function toolDefs(ctx: RuleContext): FunctionDecl[] {
@@ -29,6 +31,7 @@ export const designRules: Rule[] = [
     summary: "A tool parameter that holds a credential has no literal default: the contract exports literal defaults for the model to read.",
     check(ctx) {
       for (const fn of toolDefs(ctx)) {
+        if (!CREDENTIAL_WORD.test(fn.text)) continue;
         for (const p of fn.params) {
           const d = p.defaultValue;
           if (!d || d.kind !== 'str' || d.value === '' || !CREDENTIAL.test(p.name) || POSITION.test(p.name)) continue;
