@@ -314,7 +314,8 @@ export const checks: Check[] = [
     async run(t) {
       const editor = await t.open('fix_all.py');
       const uri = editor.document.uri;
-      await t.waitForCodes(uri, ['EXT-010', 'EXT-005', 'EXT-009', 'HOOK-006']);
+      // One error per call (the first the SDK raises): EXT-005 hides EXT-009 and EXT-010 until it is fixed; fix all fixes them all.
+      await t.waitForCodes(uri, ['EXT-005', 'HOOK-006']);
       const config = vscode.workspace.getConfiguration('editor', { languageId: 'python' });
       await config.update('codeActionsOnSave', { 'source.fixAll': 'explicit' }, vscode.ConfigurationTarget.Workspace, true);
       const t0 = Date.now();
