@@ -395,6 +395,14 @@ describe('rules', () => {
     assert.deepEqual(mixed.map((f) => f.fix?.edits), [[{ range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, newText: '' }]]);
   });
 
+  it('wraps every bare function of symbols in one fix (Python stops at the first; fix all needs one pass)', () => {
+    const text = G3 + TOOL + 'def part(x: str) -> str:\n    """Part."""\n    return x\n\nvis.register_extension(vis.Extension(name="y", description="d", alias="y", symbols=[greet, vis.Symbol(part), part]))\n';
+    const ext009 = findings(text).filter((f) => f.rule === 'EXT-009');
+    assert.equal(ext009.length, 1);
+    assert.equal(ext009[0].fix?.title, 'Wrap the 2 bare functions in vis.Symbol(...)');
+    assert.deepEqual(ext009[0].fix?.edits.map((e) => e.newText), ['vis.Symbol(greet)', 'vis.Symbol(part)']);
+  });
+
   it('reports nothing in Python files that do not use the Vis SDK', () => {
     assert.deepEqual(findings('import os\n\ndef register(x):\n    return x\n\nregister(1)\n'), []);
   });

@@ -100,8 +100,15 @@ function collectionsHold(c: CallCheck): Failure | undefined {
         if (!s) continue; // a call to the author's own function: its result is unknown
         if (s.flavour === 'typed' && s.member === cls) continue;
       }
-      const fix: Fix | undefined =
-        field === 'symbols' && item.kind === 'function' && alias ? { title: `Wrap in ${alias}.Symbol(...)`, edits: [{ range: raw.range, newText: `${alias}.Symbol(${raw.text})` }] } : undefined;
+      // Python stops at the first bare function; the fix wraps every one of the list, so one fix (and one
+      // pass of fix all) repairs what the SDK would refuse one at a time.
+      const bare = field === 'symbols' && item.kind === 'function' && alias ? v.items.filter((r) => resolve(c.model, r).kind === 'function') : [];
+      const fix: Fix | undefined = bare.length
+        ? {
+            title: bare.length === 1 ? `Wrap in ${alias}.Symbol(...)` : `Wrap the ${bare.length} bare functions in ${alias}.Symbol(...)`,
+            edits: bare.map((r) => ({ range: r.range, newText: `${alias}.Symbol(${r.text})` })),
+          }
+        : undefined;
       return at(raw, message, { fix });
     }
   }
