@@ -11,6 +11,7 @@ import { isDataclass, scopeOf } from '../contracts/scope';
 import type { Call, FunctionDecl, Model, Range } from '../model/types';
 import { pyRepr } from '../model/literals';
 import type { Rule, RuleContext } from './types';
+import { inside } from './util';
 
 /** Parameter names that hold a credential: `token`, `api_key`, `github_token`, `password`... (the last word names it). */
 const CREDENTIAL = /(?:^|_)(?:token|secret|password|passwd|passphrase|api_?key|apikey|access_key|private_key|credentials?)$/i;
@@ -143,9 +144,6 @@ const IO_METHODS = new Map<string, { methods: Set<string>; effect: Effect }>([
 ]);
 
 const METHOD = /\.\s*([A-Za-z_]\w*)$/;
-const contains = (outer: Range, r: Range) =>
-  (r.start.line > outer.start.line || (r.start.line === outer.start.line && r.start.character >= outer.start.character)) &&
-  (r.end.line < outer.end.line || (r.end.line === outer.end.line && r.end.character <= outer.end.character));
 
 /** What a module-level call does, when its callee resolves certainly to one that does IO; how to name it. */
 function ioEffect(model: Model, call: Call): { effect: Effect; shown: string } | undefined {
@@ -183,8 +181,8 @@ export const designRules: Rule[] = [
         ctx.unit(call, () => {
           const io = ioEffect(model, call);
           if (!io) return;
-          // What a static factory returns is read at import, but only where it is called; `__main__` blocks never run on import.
-          if (model.mainBlocks.some((b) => contains(b, call.range)) || [...model.factories.keys()].some((fn) => contains(fn.range, call.range))) return;
+          // A static factory's calls are in its def body (reported where it is called, not here); `__main__` blocks never run on import.
+          if (model.mainBlocks.some((b) => inside(call.range, b)) || [...model.factories.keys()].some((fn) => inside(call.range, fn.range))) return;
           ctx.report(call.calleeRange, `${io.shown} ${EFFECTS[io.effect]} when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it`);
         });
       }

@@ -15,11 +15,7 @@ import { tagsOf } from '../sdk/table';
 import { BINDING_RULE, bindingError, chainRules, withChoice, type CallFamily, type Failure, type RuleDoc } from './declaration';
 import { booleanMeant, docstringSuggestion, dropArgument, isLiteralAt, nearestValue, type FixChoice } from './fixes';
 import type { Rule, RuleContext, Severity } from './types';
-import { callsOf, isIdentifier, keyword } from './util';
-
-const inside = (r: Range, outer: Range) =>
-  (r.start.line > outer.start.line || (r.start.line === outer.start.line && r.start.character >= outer.start.character)) &&
-  (r.end.line < outer.end.line || (r.end.line === outer.end.line && r.end.character <= outer.end.character));
+import { callsOf, inside, isIdentifier, keyword } from './util';
 
 /**
  * An issue where the declaration is written, pointing back at the Symbol that exports it when that is
