@@ -801,7 +801,8 @@ export class Program {
             path: file,
             entry,
             scope: this.scopeFor(uri, j.analysis.model, file, entry),
-            memo: (call, analyse) => units.symbols.get(call, analyse),
+            // Through the program, not this object: a lazy contract keeps these options, and must not keep units the module let go.
+            memo: (call, analyse) => this.unitsOf(uri).symbols.get(call, analyse),
             version: () => this.joinsMade,
           }),
         );
