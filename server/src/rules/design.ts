@@ -73,15 +73,37 @@ const SAFE_MODULES = new Set(['typing', 'typing_extensions', 'collections.abc', 
 function mayHoldOpaque(model: Model, fn: FunctionDecl): boolean {
   const header = signatureText(fn);
   if (/\b(?:list|dict|tuple)\b(?!\s*\[)/.test(header)) return true;
-  const scope = scopeOf(model);
-  for (const m of header.matchAll(/[A-Za-z_]\w*/g)) {
-    for (const b of model.bindings.get(m[0]) ?? []) {
-      if (b.kind === 'function' || (b.kind === 'class' && isDataclass(scope, b.decl))) continue;
-      if (b.kind === 'import' && SAFE_MODULES.has(b.binding.module) && b.binding.name !== 'NamedTuple' && b.binding.name !== 'TypedDict') continue;
-      return true;
+  const names = typeNames(model);
+  if (names.size > 16) {
+    for (const m of header.matchAll(/[A-Za-z_]\w*/g)) if (names.has(m[0])) return true;
+    return false;
+  }
+  for (const name of names) {
+    for (let i = header.indexOf(name); i !== -1; i = header.indexOf(name, i + 1)) {
+      if (!/\w/.test(header[i - 1] ?? '') && !/\w/.test(header[i + name.length] ?? '')) return true;
     }
   }
   return false;
+}
+
+const typeNamesOf = new WeakMap<Model, Set<string>>();
+
+/** The names the module binds to something that may be a warned type: anything but a def, a dataclass or a typing form (once per model). */
+function typeNames(model: Model): Set<string> {
+  let names = typeNamesOf.get(model);
+  if (names) return names;
+  names = new Set();
+  const scope = scopeOf(model);
+  for (const [name, bindings] of model.bindings) {
+    for (const b of bindings) {
+      if (b.kind === 'function' || (b.kind === 'class' && isDataclass(scope, b.decl))) continue;
+      if (b.kind === 'import' && SAFE_MODULES.has(b.binding.module) && b.binding.name !== 'NamedTuple' && b.binding.name !== 'TypedDict') continue;
+      names.add(name);
+      break;
+    }
+  }
+  typeNamesOf.set(model, names);
+  return names;
 }
 
 /** The `def` line(s) up to the body: parameters, annotations, defaults and the return annotation. */
@@ -143,6 +165,7 @@ const IO_METHODS = new Map<string, { methods: Set<string>; effect: Effect }>([
   ['multiprocessing.Process', { methods: new Set(['start']), effect: 'thread' }],
 ]);
 
+const IO_METHOD_NAMES = new Set([...IO_METHODS.values()].flatMap((m) => [...m.methods]));
 const METHOD = /\.\s*([A-Za-z_]\w*)$/;
 
 /** What a module-level call does, when its callee resolves certainly to one that does IO; how to name it. */
@@ -159,8 +182,9 @@ function ioEffect(model: Model, call: Call): { effect: Effect; shown: string } |
   if (direct) return { effect: direct, shown: `${call.callee}(...)` };
   // `t.start()` where `t = threading.Thread(...)` is the module's one binding of `t`.
   const m = /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$/.exec(call.callee);
-  const bindings = m && model.bindings.get(m[1]);
-  if (!m || bindings?.length !== 1 || bindings[0].kind !== 'assign' || bindings[0].value.kind !== 'call') return undefined;
+  if (!m || !IO_METHOD_NAMES.has(m[2])) return undefined;
+  const bindings = model.bindings.get(m[1]);
+  if (bindings?.length !== 1 || bindings[0].kind !== 'assign' || bindings[0].value.kind !== 'call') return undefined;
   const made = bindings[0].value.call;
   const io = made.qualified ? IO_METHODS.get(made.qualified) : undefined;
   return io?.methods.has(m[2]) ? { effect: io.effect, shown: `${call.callee}(...)` } : undefined;
@@ -177,14 +201,13 @@ export const designRules: Rule[] = [
     check(ctx) {
       const { model } = ctx;
       if (TEST_FILE.test(ctx.path)) return;
+      // A few string and map lookups per call: cheaper than keeping per-call results (a rule unit) would be.
       for (const call of model.calls) {
-        ctx.unit(call, () => {
-          const io = ioEffect(model, call);
-          if (!io) return;
-          // A static factory's calls are in its def body (reported where it is called, not here); `__main__` blocks never run on import.
-          if (model.mainBlocks.some((b) => inside(call.range, b)) || [...model.factories.keys()].some((fn) => inside(call.range, fn.range))) return;
-          ctx.report(call.calleeRange, `${io.shown} ${EFFECTS[io.effect]} when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it`);
-        });
+        const io = ioEffect(model, call);
+        if (!io) continue;
+        // A static factory's calls are in its def body (reported where it is called, not here); `__main__` blocks never run on import.
+        if (model.mainBlocks.some((b) => inside(call.range, b)) || [...model.factories.keys()].some((fn) => inside(call.range, fn.range))) continue;
+        ctx.report(call.calleeRange, `${io.shown} ${EFFECTS[io.effect]} when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it`);
       }
     },
   },
