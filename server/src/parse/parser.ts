@@ -73,12 +73,29 @@ function runtimeFile(): string {
 
 let grammar: Uint8Array | undefined;
 
+/**
+ * Drops Node's own references to a module file just required: its cache entry, and its place in the
+ * `children` of the module that required it. Node keeps every module a module ever required there, so
+ * without this each replaced runtime (its exports, and through them its WebAssembly memory) would stay
+ * alive for the life of the process: ~55 MB kept per recycle after a file of a megabyte.
+ */
+function forget(file: string): void {
+  const entry = require.cache[file];
+  delete require.cache[file];
+  if (!entry) return;
+  for (const parent of [module, entry.parent, require.main]) {
+    const children = parent?.children;
+    const k = children ? children.indexOf(entry) : -1;
+    if (k >= 0) children!.splice(k, 1);
+  }
+}
+
 /** A fresh instance of the runtime: the module file evaluated anew, so it gets a memory of its own. */
 async function instantiate(): Promise<Runtime> {
   const file = runtimeFile();
   delete require.cache[file];
   const module = require(file) as typeof TreeSitter;
-  delete require.cache[file];
+  forget(file);
   const memory = new WasmMemory({ initial: INITIAL_HEAP / 65536, maximum: 32768 });
   await module.Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm'), wasmMemory: memory } as Parameters<typeof module.Parser.init>[0]);
   grammar ??= fs.readFileSync(wasmPath('tree-sitter-python.wasm'));
