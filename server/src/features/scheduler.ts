@@ -114,11 +114,6 @@ export class Scheduler {
     return { version: v.version, text: v.text, uri: state.doc.uri };
   }
 
-  /** Whether the programs see the document's current version (false while a newer one is analysed). */
-  isCurrent(uri: string): boolean {
-    return !this.open.get(uri)?.shown;
-  }
-
   /**
    * Resolves once the document's current version is analysed, or after `maxMs` (then requests answer
    * from the last analysis); at once for a document that is analysed or not open.
