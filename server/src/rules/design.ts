@@ -4,11 +4,12 @@
 // the signature, when that line is the tool's apropos preview (DESIGN-002), and a parameter or return the
 // contract shows as an opaque name where the model needs its structure (DESIGN-003). Warnings: Vis loads
 // such tools.
-import type { ToolInfo } from '../contracts/symbols';
+import type { SymbolInfo, ToolInfo } from '../contracts/symbols';
 import { opaqueOrigin, type OpaqueOrigin } from '../contracts/typespec';
 import type { TypeSpec } from '../contracts/types';
 import { isDataclass, scopeOf } from '../contracts/scope';
 import type { Call, FunctionDecl, Model, Range } from '../model/types';
+import { derivedCache } from '../model/derived';
 import { pyRepr } from '../model/literals';
 import type { Rule, RuleContext } from './types';
 import { inside } from './util';
@@ -32,6 +33,18 @@ function toolsDefined(ctx: RuleContext): Map<FunctionDecl, ToolInfo> {
 }
 
 const toolDefs = (ctx: RuleContext) => [...toolsDefined(ctx).keys()];
+
+/** Every tool the file's Symbols export whose def the checker read, once each: in this module or a sibling one (with its model and the Symbol). */
+function exportedDefs(ctx: RuleContext): Map<FunctionDecl, { tool: ToolInfo; model: Model; info: SymbolInfo }> {
+  const out = new Map<FunctionDecl, { tool: ToolInfo; model: Model; info: SymbolInfo }>();
+  for (const info of ctx.symbols()) {
+    for (const tool of info.tools) {
+      const model = !tool.declUri || tool.declUri === ctx.model.uri ? ctx.model : tool.declModel;
+      if (tool.decl && model && !out.has(tool.decl)) out.set(tool.decl, { tool, model, info });
+    }
+  }
+  return out;
+}
 
 // DESIGN-003: the contract engine says which opaque types are an Enum, a TypedDict, a NamedTuple, a path or a
 // bare list/dict/tuple (contracts/typespec.ts `opaqueOrigin`); the rule reads the tool's contract.
@@ -86,7 +99,7 @@ function mayHoldOpaque(model: Model, fn: FunctionDecl): boolean {
   return false;
 }
 
-const typeNamesOf = new WeakMap<Model, Set<string>>();
+const typeNamesOf = derivedCache<Set<string>>();
 
 /** The names the module binds to something that may be a warned type: anything but a def, a dataclass or a typing form (once per model). */
 function typeNames(model: Model): Set<string> {
@@ -216,14 +229,16 @@ export const designRules: Rule[] = [
     severity: 'warning',
     summary: "A tool's parameters and return are not an Enum, TypedDict, NamedTuple, Path or bare list/dict/tuple: the contract shows those as (opaque), only their name.",
     check(ctx) {
-      for (const [fn, tool] of toolsDefined(ctx)) {
-        if (!mayHoldOpaque(ctx.model, fn)) continue;
+      for (const [fn, { tool, model, info }] of exportedDefs(ctx)) {
+        if (!mayHoldOpaque(model, fn)) continue;
         const contract = tool.contract;
         const unknown = new Set(tool.unknowns.map((u) => u.where));
         if (unknown.has('contract')) continue;
+        // A def in a sibling module gets the finding there, with the Symbol that exports it.
+        const elsewhere = model !== ctx.model ? { uri: model.uri, related: [{ uri: ctx.model.uri, range: info.call.range, message: `exported by this ${info.call.callee}(...)` }] } : undefined;
         const report = (t: TypeSpec, range: Range | undefined, where: string, bare: boolean) => {
           const found = range && warnedOpaque(t, bare);
-          if (found) ctx.report(range!, opaqueMessage(where, found.spec !== t, found));
+          if (found) ctx.report(range!, opaqueMessage(where, found.spec !== t, found), undefined, elsewhere);
         };
         for (const p of contract.parameters) {
           // What is not statically known about a type is not judged.
