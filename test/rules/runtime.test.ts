@@ -433,3 +433,14 @@ describe('DESIGN-003 in a packaged extension', () => {
     }
   });
 });
+
+describe('DESIGN-003 reads the whole signature', () => {
+  it('an annotation on a later line of the def, with the body on the last one', () => {
+    const { text, ranges } = fixture(
+      G3 + 'from enum import Enum\n\nclass Kind(Enum):\n    A = "a"\n\ndef run(a: str,\n        kind: [|Kind|]) -> str: """Run."""\n\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(run)]))\n',
+    );
+    assert.deepEqual(findingsOf('DESIGN-003', text), [
+      { message: "parameter 'kind' is Kind, an Enum: the model sees only its name, 'Kind (opaque)', not its values; use a Literal[...] of its values", range: ranges[0] },
+    ]);
+  });
+});

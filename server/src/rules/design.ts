@@ -119,11 +119,11 @@ function typeNames(model: Model): Set<string> {
   return names;
 }
 
-/** The `def` line(s) up to the body: parameters, annotations, defaults and the return annotation. */
+/** The `def` line(s) through the body's first line: parameters, annotations, defaults and the return annotation. */
 function signatureText(fn: FunctionDecl): string {
   const lines = fn.bodyStart ? fn.bodyStart.line - fn.nameRange.start.line : 0;
   let end = 0;
-  for (let i = 0; i < Math.max(1, lines); i++) {
+  for (let i = 0; i <= lines; i++) {
     const nl = fn.text.indexOf('\n', end);
     if (nl === -1) return fn.text;
     end = nl + 1;
