@@ -30,13 +30,16 @@ export const designRules: Rule[] = [
     severity: 'warning',
     summary: "A tool parameter that holds a credential has no literal default: the contract exports literal defaults for the model to read.",
     check(ctx) {
+      // A unit per def: what it reports depends on the def alone.
       for (const fn of toolDefs(ctx)) {
-        if (!CREDENTIAL_WORD.test(fn.text)) continue;
-        for (const p of fn.params) {
-          const d = p.defaultValue;
-          if (!d || d.kind !== 'str' || d.value === '' || !CREDENTIAL.test(p.name) || POSITION.test(p.name)) continue;
-          ctx.report(d.range, `${p.name} defaults to a literal ${pyRepr(d.value.length > 4 ? d.value.slice(0, 4) + '…' : d.value)}: the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs`);
-        }
+        ctx.unit(fn, () => {
+          if (!CREDENTIAL_WORD.test(fn.text)) return;
+          for (const p of fn.params) {
+            const d = p.defaultValue;
+            if (!d || d.kind !== 'str' || d.value === '' || !CREDENTIAL.test(p.name) || POSITION.test(p.name)) continue;
+            ctx.report(d.range, `${p.name} defaults to a literal ${pyRepr(d.value.length > 4 ? d.value.slice(0, 4) + '…' : d.value)}: the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs`);
+          }
+        });
       }
     },
   },
@@ -46,11 +49,13 @@ export const designRules: Rule[] = [
     summary: "A tool's docstring does not open by retyping its signature: the first line is the tool's apropos preview.",
     check(ctx) {
       for (const fn of toolDefs(ctx)) {
-        const first = fn.docstring?.split('\n').find((l) => l.trim() !== '')?.trim();
-        if (!first) continue;
-        const escaped = fn.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) continue;
-        ctx.report(fn.nameRange, `the docstring of ${fn.name} opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does`);
+        ctx.unit(fn, () => {
+          const first = fn.docstring?.split('\n').find((l) => l.trim() !== '')?.trim();
+          if (!first) return;
+          const escaped = fn.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) return;
+          ctx.report(fn.nameRange, `the docstring of ${fn.name} opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does`);
+        });
       }
     },
   },
