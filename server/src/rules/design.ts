@@ -2,6 +2,7 @@
 // Symbol analysis, shared with the contract rules): a credential written as a parameter's literal default,
 // which the contract exports for the model to read (DESIGN-001), and a docstring whose first line retypes
 // the signature, when that line is the tool's apropos preview (DESIGN-002). Warnings: Vis loads such tools.
+import type { SymbolInfo } from '../contracts/symbols';
 import type { FunctionDecl } from '../model/types';
 import { pyRepr } from '../model/literals';
 import type { Rule, RuleContext } from './types';
@@ -13,15 +14,23 @@ const POSITION = /^(?:page|next|prev|previous|continuation|cursor|sync|resume|st
 /** A word every name CREDENTIAL matches contains: a def whose text has none has no such parameter, and its parameters are not read. */
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|api_?key|access_key|private_key|credential/i;
 
+/** The tool defs of each list of Symbol analyses (both rules read them). */
+const defs = new WeakMap<readonly SymbolInfo[], FunctionDecl[]>();
+
 /** The tools defined in this file, once each (a function exported twice is one definition). */
 function toolDefs(ctx: RuleContext): FunctionDecl[] {
+  const infos = ctx.symbols();
+  const kept = defs.get(infos);
+  if (kept) return kept;
   const out = new Set<FunctionDecl>();
-  for (const info of ctx.symbols()) {
+  for (const info of infos) {
     for (const tool of info.tools) {
       if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri)) out.add(tool.decl);
     }
   }
-  return [...out];
+  const list = [...out];
+  defs.set(infos, list);
+  return list;
 }
 
 export const designRules: Rule[] = [
