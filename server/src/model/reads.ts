@@ -163,50 +163,79 @@ export class TrackedMap<K, V> extends Map<K, V> {
 
 /**
  * Makes every property read of a model noted while recording (in place: properties become accessors
- * over the same values; maps become TrackedMaps). Returns the model.
+ * over the same values; maps become TrackedMaps). Returns the model. The accessors are shared by every
+ * model (one pair per property name, reading the model's own values through `this`): a model costs its
+ * values and one record of them, not a closure per property.
  */
 export function trackModel<M extends Model>(model: M): M {
   const raw: Record<string, unknown> = {};
   const m = model as unknown as Tracked & Record<string, unknown>;
+  Object.defineProperty(model, RAW, { value: raw, enumerable: false });
   for (const key of Object.keys(model)) {
-    const wrap = (v: unknown) => (v instanceof TrackedMap ? v.own(model, key) : v instanceof Map ? new TrackedMap(v).own(model, key) : v);
-    raw[key] = wrap(m[key]);
-    Object.defineProperty(model, key, {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const v = raw[key];
-        if (recorder && !(v instanceof Map)) recorder.prop(model, key, v);
-        return v;
-      },
-      set(v: unknown) {
-        raw[key] = wrap(v);
-      },
-    });
+    raw[key] = wrap(model, key, m[key]);
+    Object.defineProperty(model, key, accessorsOf(key));
   }
   // Optional properties set later (an absent `script`, `unanalysed`, `generation`) are read as undefined:
   // noted too.
   for (const key of OPTIONAL) {
     if (key in raw) continue;
     raw[key] = undefined;
-    Object.defineProperty(model, key, {
-      enumerable: false,
-      configurable: true,
-      get() {
-        recorder?.prop(model, key, raw[key]);
-        return raw[key];
-      },
-      set(v: unknown) {
-        raw[key] = v;
-        Object.defineProperty(model, key, { enumerable: true });
-      },
-    });
+    Object.defineProperty(model, key, optionalAccessorsOf(key));
   }
-  Object.defineProperty(model, RAW, { value: raw, enumerable: false });
   return model;
 }
 
 const OPTIONAL = ['generation', 'script', 'unanalysed', 'sdk'];
+
+function wrap(model: Model, key: string, v: unknown): unknown {
+  return v instanceof TrackedMap ? v.own(model, key) : v instanceof Map ? new TrackedMap(v).own(model, key) : v;
+}
+
+const accessors = new Map<string, PropertyDescriptor>();
+const optionalAccessors = new Map<string, PropertyDescriptor>();
+
+/** The accessors of a model property present when the model was tracked. */
+function accessorsOf(key: string): PropertyDescriptor {
+  let d = accessors.get(key);
+  if (!d) {
+    d = {
+      enumerable: true,
+      configurable: true,
+      get(this: Tracked) {
+        const v = this[RAW]![key];
+        if (recorder && !(v instanceof Map)) recorder.prop(this, key, v);
+        return v;
+      },
+      set(this: Tracked, v: unknown) {
+        this[RAW]![key] = wrap(this, key, v);
+      },
+    };
+    accessors.set(key, d);
+  }
+  return d;
+}
+
+/** The accessors of an optional model property absent when the model was tracked (enumerable once set). */
+function optionalAccessorsOf(key: string): PropertyDescriptor {
+  let d = optionalAccessors.get(key);
+  if (!d) {
+    d = {
+      enumerable: false,
+      configurable: true,
+      get(this: Tracked) {
+        const v = this[RAW]![key];
+        recorder?.prop(this, key, v);
+        return v;
+      },
+      set(this: Tracked, v: unknown) {
+        this[RAW]![key] = v;
+        Object.defineProperty(this, key, { enumerable: true });
+      },
+    };
+    optionalAccessors.set(key, d);
+  }
+  return d;
+}
 
 function rawOf(model: Model): Record<string, unknown> | undefined {
   return (model as Tracked)[RAW];

@@ -5,6 +5,7 @@
 // never calls the SDK at run time costs nothing here.
 import { flavourOf, qualify } from './sdk';
 import type { BodyFlow, Call, ClassDecl, FunctionDecl, ImportBinding, Model, Param, Value } from './types';
+import { derivedCache } from './derived';
 
 /** Modules whose names make a body worth reading. */
 const WATCHED = /^(?:vis|blockether|vis_lang_interface|os)(?:\.|$)/;
@@ -80,7 +81,7 @@ function* functionsOf(model: Model): Generator<FunctionDecl> {
   for (const c of classes(model.classes)) yield* c.methods;
 }
 
-const cache = new WeakMap<Model, { bodies: Body[]; calls: RuntimeCall[] }>();
+const cache = derivedCache<{ bodies: Body[]; calls: RuntimeCall[] }>();
 /** Whether a function's text mentions the watched names, by the pattern (functions are kept between versions). */
 const mentions = new WeakMap<FunctionDecl, { pattern: string; hit: boolean }>();
 

@@ -1,6 +1,7 @@
 // How a file uses the Vis SDK: which SDK its imports name, what each call resolves to, and the
 // generation (G1 `vis.extension`, G2 `vis.register`, G3 `vis.register_extension`).
 import type { Binding, Call, ClassDecl, Decorator, FunctionDecl, ImportBinding, Model, Pos, SdkFlavour, Value } from './types';
+import { derivedCache } from './derived';
 
 export const TYPED_MODULE = 'blockether.vis.extension';
 export const G1_MODULE = 'vis';
@@ -138,7 +139,7 @@ export function methodPatches(model: Model, target: string): Call[] {
   return out;
 }
 
-const bodyCallCache = new WeakMap<Model, Map<string, Call[]>>();
+const bodyCallCache = derivedCache<Map<string, Call[]>>();
 
 /** The module-level functions and the methods of its classes at any depth. */
 export function allFunctions(model: Model): FunctionDecl[] {

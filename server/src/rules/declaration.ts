@@ -17,6 +17,7 @@ import { acceptedKeywords, acceptedParams, memberOfCall, paramsOf, pythonCallNam
 import { dropArgument, nearestKeyword, type FixChoice } from './fixes';
 import type { Fix, ReportOptions, Rule, RuleContext, Severity } from './types';
 import { callsOf, pythonNameList } from './util';
+import { derivedCache } from '../model/derived';
 
 /** What a failing check reports. */
 export interface Failure {
@@ -167,7 +168,7 @@ export function bindPython(member: SdkMember, params: readonly SdkParam[], call:
  * Bindings per model version and call: every rule of a family, SDK-003 and the Symbol chain bind the same
  * calls. Kept with what binding read, so a rule unit that reuses one still notes its reads.
  */
-const bindings = new WeakMap<Model, WeakMap<Call, { member: SdkMember; binding: Binding; reads: Reads }>>();
+const bindings = derivedCache<WeakMap<Call, { member: SdkMember; binding: Binding; reads: Reads }>>();
 
 function bindIn(model: Model, member: SdkMember, call: Call): Binding {
   let perCall = bindings.get(model);

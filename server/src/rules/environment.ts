@@ -11,6 +11,7 @@ import { runtimeBodies, runtimeCalls } from '../model/runtime';
 import type { Call, Model, Range, Value } from '../model/types';
 import { pyRepr } from '../model/literals';
 import type { Rule } from './types';
+import { derivedCache } from '../model/derived';
 
 interface Read {
   name: string;
@@ -33,7 +34,7 @@ const GETTERS = new Set(['os.environ.get', 'os.getenv', 'os.environ.setdefault',
 /** `X[...]` written as text: `os.environ["ACME_KEY"]` (the model keeps a module-level subscript as text). */
 const SUBSCRIPT = /^([A-Za-z_][\w.]*)\[\s*(?:'([A-Za-z_]\w*)'|"([A-Za-z_]\w*)")\s*\]$/;
 
-const cache = new WeakMap<Model, Read[]>();
+const cache = derivedCache<Read[]>();
 
 function reads(model: Model): Read[] {
   const hit = cache.get(model);

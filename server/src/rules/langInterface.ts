@@ -12,6 +12,7 @@ import { bindCall, paramsOf, scopeOf, sdkMember, sdkMemberByQualified, vocabular
 import { scopeOf as contractScope } from '../contracts/scope';
 import { callError, type ParamShape } from './pycall';
 import type { Rule, RuleContext } from './types';
+import { derivedCache } from '../model/derived';
 
 const LANG = 'vis_lang_interface';
 
@@ -22,7 +23,7 @@ interface LangCall {
   value(v: Value): Value;
 }
 
-const cache = new WeakMap<Model, LangCall[]>();
+const cache = derivedCache<LangCall[]>();
 
 /** Every call to a vis-lang-interface member, module level and run time. */
 function langCalls(model: Model): LangCall[] {

@@ -7,6 +7,7 @@ import type { ClassDecl, Decorator, FunctionDecl, Model } from '../model/types';
 import { at, familyRules, isDeclaration, withChoice, type CallFamily, type RuleDoc } from './declaration';
 import { nearestValue } from './fixes';
 import type { Rule, RuleContext } from './types';
+import { derivedCache } from '../model/derived';
 
 const METHOD = 'blockether.vis.extension.method';
 
@@ -14,7 +15,7 @@ type Decorated = { decorators: Decorator[]; fn?: FunctionDecl; cls?: ClassDecl }
 
 /** Per declaration (they keep their identity while their statement does not change): its decorated parts. */
 const decoratedParts = new WeakMap<FunctionDecl | ClassDecl, Decorated[]>();
-const decoratedOfModel = new WeakMap<Model, Decorated[]>();
+const decoratedOfModel = derivedCache<Decorated[]>();
 
 function partsOfClass(c: ClassDecl): Decorated[] {
   let parts = decoratedParts.get(c);

@@ -8,6 +8,7 @@ import { G1_MODULE, TYPED_MODULE, allDecorators, importFlavour } from '../model/
 import type { Call, Model, Range } from '../model/types';
 import { ANY_RELEASE, everMember, moduleOf, nearMember, scopeOf, sdkMember, sdkMembers, type SdkMember } from '../sdk/table';
 import type { Fix, Rule } from './types';
+import { derivedCache } from '../model/derived';
 
 export interface MissingMember {
   /** `blockether.vis.extension` or `vis`. */
@@ -38,7 +39,7 @@ export function mixesSdks(model: Model): boolean {
   return flavours.includes('typed') && flavours.includes('g1');
 }
 
-const cache = new WeakMap<Model, readonly MissingMember[]>();
+const cache = derivedCache<readonly MissingMember[]>();
 const NONE: readonly MissingMember[] = [];
 
 /**

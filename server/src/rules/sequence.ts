@@ -10,11 +10,12 @@ import { swapLines } from '../fixes/edits';
 import { nearestValue } from './fixes';
 import type { Rule, RuleContext } from './types';
 import { isIdentifier, positional } from './util';
+import { derivedCache } from '../model/derived';
 
 const SEQUENCE = 'blockether.vis.extension.sequence';
 
 type SequenceUse = { d: Decorator; cls: ClassDecl; index: number; decorators: Decorator[] };
-const uses = new WeakMap<Model, SequenceUse[]>();
+const uses = derivedCache<SequenceUse[]>();
 
 /** Every `@vis.sequence` decorator on a class, found once per model (decorators are qualified by the model). */
 function sequenceDecorators(model: Model): SequenceUse[] {

@@ -18,6 +18,7 @@ import { releasesAdmitting, visAgentInterval } from './pep440';
 import { RELEASES, describeReleases, newest, release, releasesOf, type SdkFamily, type SdkRelease } from './releases';
 import { ANY_RELEASE, moduleOf, sdkMember, valueReleases, vocabularyValues, type ReleaseScope, type SdkMember } from './table';
 import { vocabularyById } from './vocabularies';
+import { derivedCache } from '../model/derived';
 
 /** A `vis-agent` requirement the project pins, as the workspace program reports it per module. */
 export interface VersionPin {
@@ -329,7 +330,7 @@ export function scriptPins(model: Model): VersionPin[] {
 // ---------------------------------------------------------------------------------------------
 // Markers: what only some typed releases have
 
-const markerCache = new WeakMap<Model, readonly SdkEvidence[]>();
+const markerCache = derivedCache<readonly SdkEvidence[]>();
 const NONE: readonly SdkEvidence[] = [];
 
 const deepest = new Map<string, SdkMember | null>();

@@ -43,6 +43,7 @@ import {
 } from './manifest';
 import { ModuleStore, unanalysedModel } from './modules';
 import { ModuleUnits } from './units';
+import { releaseDerived } from '../model/derived';
 import { compareModelProperty, stillValid, uriOf, type Reads } from '../model/reads';
 import type { Model } from '../model/types';
 import { SourceText } from '../fixes/source';
@@ -800,7 +801,8 @@ export class Program {
             path: file,
             entry,
             scope: this.scopeFor(uri, j.analysis.model, file, entry),
-            memo: (call, analyse) => units.symbols.get(call, analyse),
+            // Through the program, not this object: a lazy contract keeps these options, and must not keep units the module let go.
+            memo: (call, analyse) => this.unitsOf(uri).symbols.get(call, analyse),
             version: () => this.joinsMade,
           }),
         );
@@ -879,8 +881,23 @@ export class Program {
         if (!by) this.reportedBy.set(t, (by = new Set()));
         by.add(uri);
       }
+      this.settle(uri, j);
     }
     return j.findings;
+  }
+
+  /**
+   * A module nobody has open, whose join reads no open document, keeps its findings and its Symbol
+   * analysis once they are known, and lets go of its rule units and what was derived from its model:
+   * they are reused only when the module's join is made again for the same model, which happens when
+   * a module it reads changes, and a closed module's dependencies change on disk only. What is needed
+   * again is derived again.
+   */
+  private settle(uri: string, j: Join): void {
+    if (this.overlay || this.open(uri)) return;
+    for (const file of j.deps.keys()) if (this.open(toUri(file))) return;
+    this.units.delete(uri);
+    releaseDerived(j.analysis.model);
   }
 
   /** A module's analysis with everything reported on it: its own findings, those other modules put on it, and the cross-file checks. */
