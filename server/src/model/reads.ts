@@ -11,6 +11,7 @@
 // The rule framework (server/src/rules/index.ts: `ctx.unit`) and the Symbol analysis (the program's
 // joins) record per unit of work (a call, a Symbol) and check the reads against the current models
 // before reusing a result, so a new rule gets this for free.
+import { derivedCache } from './derived';
 import type { Model } from './types';
 
 interface ModelReads {
@@ -291,7 +292,7 @@ interface ModelDiff {
 }
 
 /** The last difference computed from each version (to a version it does not keep alive). */
-const diffs = new WeakMap<Model, { cur: WeakRef<Model>; diff: ModelDiff | undefined }>();
+const diffs = derivedCache<{ cur: WeakRef<Model>; diff: ModelDiff | undefined }>();
 
 function diffOf(old: Model, cur: Model): ModelDiff | undefined {
   const kept = diffs.get(old);
