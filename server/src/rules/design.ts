@@ -21,18 +21,27 @@ const POSITION = /^(?:page|next|prev|previous|continuation|cursor|sync|resume|st
 /** A word every name CREDENTIAL matches contains: a def whose text has none has no such parameter, and its parameters are not read. */
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|api_?key|access_key|private_key|credential/i;
 
+/** The tool defs of each list of Symbol analyses, with their tools (the design rules all read them). */
+const defs = new WeakMap<readonly SymbolInfo[], { tools: Map<FunctionDecl, ToolInfo>; decls: FunctionDecl[] }>();
+
 /** The tools defined in this file, once each (a function exported twice is one definition). */
-function toolsDefined(ctx: RuleContext): Map<FunctionDecl, ToolInfo> {
-  const out = new Map<FunctionDecl, ToolInfo>();
-  for (const info of ctx.symbols()) {
+function defined(ctx: RuleContext): { tools: Map<FunctionDecl, ToolInfo>; decls: FunctionDecl[] } {
+  const infos = ctx.symbols();
+  const kept = defs.get(infos);
+  if (kept) return kept;
+  const tools = new Map<FunctionDecl, ToolInfo>();
+  for (const info of infos) {
     for (const tool of info.tools) {
-      if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri) && !out.has(tool.decl)) out.set(tool.decl, tool);
+      if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri) && !tools.has(tool.decl)) tools.set(tool.decl, tool);
     }
   }
-  return out;
+  const entry = { tools, decls: [...tools.keys()] };
+  defs.set(infos, entry);
+  return entry;
 }
 
-const toolDefs = (ctx: RuleContext) => [...toolsDefined(ctx).keys()];
+const toolsDefined = (ctx: RuleContext) => defined(ctx).tools;
+const toolDefs = (ctx: RuleContext) => defined(ctx).decls;
 
 /** Every tool the file's Symbols export whose def the checker read, once each: in this module or a sibling one (with its model and the Symbol). */
 function exportedDefs(ctx: RuleContext): Map<FunctionDecl, { tool: ToolInfo; model: Model; info: SymbolInfo }> {
@@ -255,12 +264,15 @@ export const designRules: Rule[] = [
     summary: "A tool parameter that holds a credential has no literal default: the contract exports literal defaults for the model to read.",
     check(ctx) {
       for (const fn of toolDefs(ctx)) {
-        if (!CREDENTIAL_WORD.test(fn.text)) continue;
-        for (const p of fn.params) {
-          const d = p.defaultValue;
-          if (!d || d.kind !== 'str' || d.value === '' || !CREDENTIAL.test(p.name) || POSITION.test(p.name)) continue;
-          ctx.report(d.range, `${p.name} defaults to a literal ${pyRepr(d.value.length > 4 ? d.value.slice(0, 4) + '…' : d.value)}: the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs`);
-        }
+        // A unit per def: what it reports depends on the def alone.
+        ctx.unit(fn, () => {
+          if (!CREDENTIAL_WORD.test(fn.text)) return;
+          for (const p of fn.params) {
+            const d = p.defaultValue;
+            if (!d || d.kind !== 'str' || d.value === '' || !CREDENTIAL.test(p.name) || POSITION.test(p.name)) continue;
+            ctx.report(d.range, `${p.name} defaults to a literal ${pyRepr(d.value.length > 4 ? d.value.slice(0, 4) + '…' : d.value)}: the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs`);
+          }
+        });
       }
     },
   },
@@ -270,11 +282,13 @@ export const designRules: Rule[] = [
     summary: "A tool's docstring does not open by retyping its signature: the first line is the tool's apropos preview.",
     check(ctx) {
       for (const fn of toolDefs(ctx)) {
-        const first = fn.docstring?.split('\n').find((l) => l.trim() !== '')?.trim();
-        if (!first) continue;
-        const escaped = fn.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) continue;
-        ctx.report(fn.nameRange, `the docstring of ${fn.name} opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does`);
+        ctx.unit(fn, () => {
+          const first = fn.docstring?.split('\n').find((l) => l.trim() !== '')?.trim();
+          if (!first) return;
+          const escaped = fn.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) return;
+          ctx.report(fn.nameRange, `the docstring of ${fn.name} opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does`);
+        });
       }
     },
   },
