@@ -21,27 +21,22 @@ const POSITION = /^(?:page|next|prev|previous|continuation|cursor|sync|resume|st
 /** A word every name CREDENTIAL matches contains: a def whose text has none has no such parameter, and its parameters are not read. */
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|api_?key|access_key|private_key|credential/i;
 
-/** The tool defs of each list of Symbol analyses, with their tools (the design rules all read them). */
-const defs = new WeakMap<readonly SymbolInfo[], { tools: Map<FunctionDecl, ToolInfo>; decls: FunctionDecl[] }>();
+/** The tool defs of each list of Symbol analyses (the design rules all read them). */
+const defs = new WeakMap<readonly SymbolInfo[], FunctionDecl[]>();
 
 /** The tools defined in this file, once each (a function exported twice is one definition). */
-function defined(ctx: RuleContext): { tools: Map<FunctionDecl, ToolInfo>; decls: FunctionDecl[] } {
+function toolDefs(ctx: RuleContext): FunctionDecl[] {
   const infos = ctx.symbols();
   const kept = defs.get(infos);
   if (kept) return kept;
-  const tools = new Map<FunctionDecl, ToolInfo>();
+  const decls = new Set<FunctionDecl>();
   for (const info of infos) {
-    for (const tool of info.tools) {
-      if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri) && !tools.has(tool.decl)) tools.set(tool.decl, tool);
-    }
+    for (const tool of info.tools) if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri)) decls.add(tool.decl);
   }
-  const entry = { tools, decls: [...tools.keys()] };
-  defs.set(infos, entry);
-  return entry;
+  const out = [...decls];
+  defs.set(infos, out);
+  return out;
 }
-
-const toolsDefined = (ctx: RuleContext) => defined(ctx).tools;
-const toolDefs = (ctx: RuleContext) => defined(ctx).decls;
 
 /** Every tool the file's Symbols export whose def the checker read, once each: in this module or a sibling one (with its model and the Symbol). */
 function exportedDefs(ctx: RuleContext): Map<FunctionDecl, { tool: ToolInfo; model: Model; info: SymbolInfo }> {
