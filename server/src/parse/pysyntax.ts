@@ -185,15 +185,26 @@ const STATEMENT_KEYWORDS = new Set(['assert', 'break', 'class', 'continue', 'def
 /** Keywords, which are no operand after `print` (`print if x else y` is an expression). */
 const KEYWORDS = new Set(['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']);
 
-/** The shape of an import statement on one line (a `;` may end it). */
-const DOTTED = String.raw`[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*(?:\s*\.\s*[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)*`;
-const NAME = String.raw`[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*`;
-const ALIASED = (what: string) => String.raw`${what}(?:\s+as\s+${NAME})?`;
-const LIST = (what: string) => String.raw`${ALIASED(what)}(?:\s*,\s*${ALIASED(what)})*`;
-const IMPORT = new RegExp(
-  String.raw`^(?:import\s+${LIST(DOTTED)}|from\s+(?:\.*\s*${DOTTED}|\.+)\s+import\s+(?:\*|${LIST(NAME)}\s*,?|\(\s*${LIST(NAME)}\s*,?\s*\)))\s*(?:;.*)?$`,
-  'su',
-);
+/**
+ * The shape of an import statement on one line (a `;` may end it), built over an identifier's first and
+ * other characters. The pattern over Unicode's identifier classes costs V8 tens of milliseconds to
+ * compile, so it is built only for a statement that is not ASCII; ASCII statements use ASCII classes,
+ * which match the same.
+ */
+function importPattern(start: string, rest: string, flags: string): RegExp {
+  const name = String.raw`[${start}][${rest}]*`;
+  const dotted = String.raw`${name}(?:\s*\.\s*${name})*`;
+  const aliased = (what: string) => String.raw`${what}(?:\s+as\s+${name})?`;
+  const list = (what: string) => String.raw`${aliased(what)}(?:\s*,\s*${aliased(what)})*`;
+  return new RegExp(String.raw`^(?:import\s+${list(dotted)}|from\s+(?:\.*\s*${dotted}|\.+)\s+import\s+(?:\*|${list(name)}\s*,?|\(\s*${list(name)}\s*,?\s*\)))\s*(?:;.*)?$`, flags);
+}
+const IMPORT_ASCII = importPattern('A-Za-z_', 'A-Za-z0-9_', 's');
+let importUnicode: RegExp | undefined;
+
+function importShaped(statement: string): boolean {
+  if (/^[\x00-\x7f]*$/.test(statement)) return IMPORT_ASCII.test(statement);
+  return (importUnicode ??= importPattern(String.raw`\p{L}\p{Nl}_`, String.raw`\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}`, 'su')).test(statement);
+}
 
 /** Where a second parameter starts on a later line of one comma-separated piece (outside brackets), if one does. */
 function secondParameter(piece: string): number | undefined {
@@ -330,7 +341,7 @@ class RegionScanner {
     if (logical.lastOp !== undefined && DANGLING.has(logical.lastOp)) this.out.parser.push(fail('SyntaxError', 'invalid syntax', logical.endLine, logical.endCol, 'parser'));
     if ((logical.first === 'import' || logical.first === 'from') && logical.endLine === logical.line) {
       const statement = this.text.slice(logical.offset + logical.indent, logical.offset + logical.endCol);
-      if (!IMPORT.test(statement)) this.out.parser.push(fail('SyntaxError', 'invalid syntax', logical.line, logical.endCol, 'parser'));
+      if (!importShaped(statement)) this.out.parser.push(fail('SyntaxError', 'invalid syntax', logical.line, logical.endCol, 'parser'));
       else {
         const future = /^from\s+__future__\s+import\s+\(?\s*(.*?)\s*\)?\s*(?:;.*)?$/s.exec(statement);
         const unknown = future?.[1].split(',').map((n) => n.trim().split(/\s+/)[0]).find((n) => n && !FUTURE.has(n));

@@ -467,9 +467,19 @@ export function scopeOf(model: Model): ReleaseScope {
   return model.sdk && model.sdk.checked.length ? model.sdk : ANY_RELEASE;
 }
 
+/** Each call's member in the last scope it was looked up in (every rule family asks for the same calls). */
+const callMembers = new WeakMap<Call, { scope: ReleaseScope; sdk: Call['sdk']; member: SdkMember | undefined }>();
+
 /** The SDK member a call is, as the file's SDK version has it; undefined for other calls and members it lacks. */
 export function memberOfCall(model: Model, call: Call): SdkMember | undefined {
-  return call.sdk ? sdkMember(scopeOf(model), moduleOf(call.sdk.flavour), call.sdk.member) : undefined;
+  const sdk = call.sdk;
+  if (!sdk) return undefined;
+  const scope = scopeOf(model);
+  const hit = callMembers.get(call);
+  if (hit && hit.scope === scope && hit.sdk === sdk) return hit.member;
+  const member = sdkMember(scope, moduleOf(sdk.flavour), sdk.member);
+  callMembers.set(call, { scope, sdk, member });
+  return member;
 }
 
 /** A call to an SDK member bound to the member's parameters (see `bindCall`). */
