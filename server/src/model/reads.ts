@@ -162,27 +162,30 @@ export class TrackedMap<K, V> extends Map<K, V> {
 }
 
 /**
- * Makes every property read of a model noted while recording (in place: properties become accessors
- * over the same values; maps become TrackedMaps). Returns the model. The accessors are shared by every
- * model (one pair per property name, reading the model's own values through `this`): a model costs its
- * values and one record of them, not a closure per property.
+ * A model whose every property read is noted while recording: a copy of `model` (which is not used
+ * afterwards) whose properties are accessors over the same values, maps made TrackedMaps. The
+ * accessors are shared by every model (one pair per property name, reading the model's own values
+ * through `this`), and the copy is built property by property in the same order every time, so every
+ * tracked model has one shape: a model costs its values and one record of them, not a closure per
+ * property or a property dictionary of its own.
  */
 export function trackModel<M extends Model>(model: M): M {
   const raw: Record<string, unknown> = {};
-  const m = model as unknown as Tracked & Record<string, unknown>;
-  Object.defineProperty(model, RAW, { value: raw, enumerable: false });
+  const m = model as unknown as Record<string, unknown>;
+  const tracked = {} as Tracked;
+  Object.defineProperty(tracked, RAW, { value: raw, enumerable: false });
   for (const key of Object.keys(model)) {
-    raw[key] = wrap(model, key, m[key]);
-    Object.defineProperty(model, key, accessorsOf(key));
+    raw[key] = wrap(tracked, key, m[key]);
+    Object.defineProperty(tracked, key, accessorsOf(key));
   }
   // Optional properties set later (an absent `script`, `unanalysed`, `generation`) are read as undefined:
   // noted too.
   for (const key of OPTIONAL) {
     if (key in raw) continue;
     raw[key] = undefined;
-    Object.defineProperty(model, key, optionalAccessorsOf(key));
+    Object.defineProperty(tracked, key, optionalAccessorsOf(key));
   }
-  return model;
+  return tracked as M;
 }
 
 const OPTIONAL = ['generation', 'script', 'unanalysed', 'sdk'];
