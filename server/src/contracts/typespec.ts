@@ -162,7 +162,7 @@ function objType(o: PyObj, ctx: TypeContext, seen: Seen): TypeSpec {
       if (o.module !== 'builtins' && !isStdlibModule(o.module)) {
         ctx.note?.(`\`${o.name}\` comes from \`${o.module}\`, which is not in the workspace or its environment: shown as opaque; if it is a dataclass, Vis shows a record with its fields`);
       }
-      return { kind: isScalar(o) ? 'scalar' : 'opaque', name: o.name };
+      return isScalar(o) ? { kind: 'scalar', name: o.name } : opaque(o.name, extclassOrigin(o));
     case 'class':
       return classType(o, ctx, seen);
     case 'module':
@@ -418,13 +418,62 @@ function annSpec(x: Ann, scope: ModuleScope, ctx: TypeContext, seen: Seen): Type
 }
 
 // ---------------------------------------------------------------------------------------------
+// Opaque types: what each one is, where that is certain (for the tool-design advice, DESIGN-003)
+
+/** The kinds of class the SDK's docs warn against in a signature (vis-sdk.md §5.6): each becomes `(opaque)`. */
+export type OpaqueOrigin = 'enum' | 'typeddict' | 'namedtuple' | 'path' | 'bare';
+
+const origins = new WeakMap<TypeSpec, OpaqueOrigin>();
+
+/** What an opaque TypeSpec the engine built stands for, when it is certainly one of the kinds the docs warn against. */
+export function opaqueOrigin(t: TypeSpec): OpaqueOrigin | undefined {
+  return origins.get(t);
+}
+
+function opaque(name: string, origin: OpaqueOrigin | undefined): TypeSpec {
+  const spec: TypeSpec = { kind: 'opaque', name };
+  if (origin) origins.set(spec, origin);
+  return spec;
+}
+
+const PATH_CLASSES = new Set(['Path', 'PosixPath', 'WindowsPath', 'PurePath', 'PurePosixPath', 'PureWindowsPath']);
+const BARE = new Set(['list', 'dict', 'tuple']);
+const CLASS_ORIGINS: Record<string, OpaqueOrigin> = {
+  'typing.TypedDict': 'typeddict',
+  'typing_extensions.TypedDict': 'typeddict',
+  'typing.NamedTuple': 'namedtuple',
+  'typing_extensions.NamedTuple': 'namedtuple',
+  ...Object.fromEntries(['Enum', 'IntEnum', 'StrEnum', 'Flag', 'IntFlag', 'ReprEnum'].map((n) => [`enum.${n}`, 'enum' as const])),
+};
+
+function extclassOrigin(o: Extract<PyObj, { k: 'extclass' }>): OpaqueOrigin | undefined {
+  if (o.module === 'builtins') return BARE.has(o.name) ? 'bare' : undefined;
+  if (o.module === 'pathlib') return PATH_CLASSES.has(o.name) ? 'path' : undefined;
+  if (o.module === 'typing') return CLASS_ORIGINS[`typing.${o.name}`];
+  return undefined;
+}
+
+/** An Enum, TypedDict or NamedTuple class of the workspace: through its bases, as written and through the classes it inherits from. */
+function classOrigin(o: Extract<PyObj, { k: 'class' }>, ctx: Resolver, depth = 0): OpaqueOrigin | undefined {
+  if (depth > 16) return undefined;
+  for (const base of o.decl.bases) {
+    const origin = CLASS_ORIGINS[qualified(o.scope, base.replace(/\[.*$/s, '').replace(/\s+/g, '')) ?? ''];
+    if (origin) return origin;
+    const b = baseClass(o.scope, base, ctx);
+    const inherited = b && !isDataclass(b.scope, b.decl) ? classOrigin(b, ctx, depth + 1) : undefined;
+    if (inherited) return inherited;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Records
 
 function classType(o: Extract<PyObj, { k: 'class' }>, ctx: TypeContext, seen: Seen): TypeSpec {
   const name = o.decl.name;
   const key = 'C:' + classKey(o);
   if (seen.includes(key)) return { kind: 'reference', name };
-  if (!isDataclass(o.scope, o.decl)) return { kind: 'opaque', name };
+  if (!isDataclass(o.scope, o.decl)) return opaque(name, classOrigin(o, ctx));
   const doc = classDoc(o);
   const result: TypeSpec = { kind: 'record', name, fields: [] };
   if (doc && !doc.startsWith(name + '(')) result.description = doc;
