@@ -183,7 +183,7 @@ export function trackModel<M extends Model>(model: M): M {
   for (const key of OPTIONAL) {
     if (key in raw) continue;
     raw[key] = undefined;
-    Object.defineProperty(tracked, key, optionalAccessorsOf(key));
+    Object.defineProperty(tracked, key, accessorsOf(key, true));
   }
   return tracked as M;
 }
@@ -195,14 +195,17 @@ function wrap(model: Model, key: string, v: unknown): unknown {
 }
 
 const accessors = new Map<string, PropertyDescriptor>();
-const optionalAccessors = new Map<string, PropertyDescriptor>();
 
-/** The accessors of a model property present when the model was tracked. */
-function accessorsOf(key: string): PropertyDescriptor {
-  let d = accessors.get(key);
+/**
+ * The accessors of a model property: present when the model was tracked, or optional (absent then,
+ * not enumerable until set).
+ */
+function accessorsOf(key: string, optional = false): PropertyDescriptor {
+  const id = optional ? `?${key}` : key;
+  let d = accessors.get(id);
   if (!d) {
     d = {
-      enumerable: true,
+      enumerable: !optional,
       configurable: true,
       get(this: Tracked) {
         const v = this[RAW]![key];
@@ -211,31 +214,10 @@ function accessorsOf(key: string): PropertyDescriptor {
       },
       set(this: Tracked, v: unknown) {
         this[RAW]![key] = wrap(this, key, v);
+        if (optional) Object.defineProperty(this, key, { enumerable: true });
       },
     };
-    accessors.set(key, d);
-  }
-  return d;
-}
-
-/** The accessors of an optional model property absent when the model was tracked (enumerable once set). */
-function optionalAccessorsOf(key: string): PropertyDescriptor {
-  let d = optionalAccessors.get(key);
-  if (!d) {
-    d = {
-      enumerable: false,
-      configurable: true,
-      get(this: Tracked) {
-        const v = this[RAW]![key];
-        recorder?.prop(this, key, v);
-        return v;
-      },
-      set(this: Tracked, v: unknown) {
-        this[RAW]![key] = v;
-        Object.defineProperty(this, key, { enumerable: true });
-      },
-    };
-    optionalAccessors.set(key, d);
+    accessors.set(id, d);
   }
   return d;
 }
