@@ -135,6 +135,9 @@ export interface ModuleTool {
 
 const toUri = (file: string) => pathToFileURL(file).href;
 
+/** How many workspace modules `readsOpen` follows from one module before it takes it to read an open one. */
+const READS_OPEN_BOUND = 200;
+
 // A module's SDK profile is computed again for each version: results kept between versions compare what it says.
 compareModelProperty('sdk', sameProfile);
 
@@ -895,15 +898,20 @@ export class Program {
     return this.readsOpen(uri) ? this.unitsOf(uri) : undefined;
   }
 
-  /** Whether a module, or a workspace module it imports (directly or not), is open in an editor. */
+  /**
+   * Whether a module, or a workspace module it imports (directly or not), is open in an editor. A
+   * module that imports more than READS_OPEN_BOUND workspace modules is taken to read one (it keeps
+   * its units, as every module did before), so this stays cheap in a package of thousands of modules.
+   */
   private readsOpen(uri: string): boolean {
     if (this.overlay || this.open(uri)) return true;
+    const external = this.environment(uri)?.external ?? [];
     const seen = new Set<string>();
     const queue = [uri];
     while (queue.length) {
       for (const file of this.imports(queue.pop()!)) {
-        if (seen.has(file) || this.isExternal(file)) continue;
-        seen.add(file);
+        if (seen.has(file) || external.some((d) => inside(file, d))) continue;
+        if (seen.add(file).size > READS_OPEN_BOUND) return true;
         const dep = toUri(file);
         if (this.open(dep)) return true;
         queue.push(dep);
