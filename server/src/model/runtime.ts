@@ -3,7 +3,7 @@
 // (a parameter or local name that shadows an import is nobody's SDK). Bodies are read only when their text
 // names something a runtime rule looks at (an SDK module's alias, `os`, `environ`...), so a module that
 // never calls the SDK at run time costs nothing here.
-import { flavourOf, qualify } from './sdk';
+import { flavourOf, qualify, sameList } from './sdk';
 import type { BodyFlow, Call, ClassDecl, FunctionDecl, ImportBinding, Model, Param, Value } from './types';
 import { derivedCache } from './derived';
 
@@ -108,12 +108,6 @@ interface Kept {
 }
 
 const perFunction = new WeakMap<FunctionDecl, Kept>();
-
-function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 const local = (scopes: readonly Scope[]) => (name: string) => scopes.some((s) => s.names.has(name) || s.imports.some((i) => i.local === name));
 
