@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Emitter } from 'vscode-languageserver/node';
+import { generateExtension } from '../../bench/generate';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Scheduler } from '../../server/src/features/scheduler';
 import { initParser, injectParserFault, parserFaults } from '../../server/src/parse/parser';
@@ -36,5 +37,45 @@ describe('document jobs and parser faults', () => {
     assert.deepEqual([...done].sort(), ['file:///tmp/sched/next.py', 'file:///tmp/sched/poison.py']);
     assert.deepEqual(program.analysis('file:///tmp/sched/next.py')!.findings.map((f) => f.rule), ['EXT-003']);
     assert.deepEqual(logs, []);
+  });
+});
+
+describe('requests while a version is analysed in slices', () => {
+  it('answer from the last finished analysis until the job of the current version is done, and never run its rules themselves', async () => {
+    let scheduler!: Scheduler;
+    const program = new Program({ open: (uri) => scheduler.shown(uri) });
+    scheduler = new Scheduler({ programOf: () => program, textOf: (d) => d.getText(), log: () => undefined });
+    const opened = new Emitter<{ document: TextDocument }>();
+    const changed = new Emitter<{ document: TextDocument }>();
+    const none = new Emitter<{ document: TextDocument }>();
+    scheduler.listen({ onDidOpen: opened.event, onDidChangeContent: changed.event, onDidClose: none.event } as never);
+    const analysed: number[] = [];
+    scheduler.onAnalysed(() => analysed.push(doc.version));
+    const uri = 'file:///tmp/sched/large.py';
+    let doc = TextDocument.create(uri, 'python', 1, BROKEN);
+    opened.fire({ document: doc });
+    for (let i = 0; i < 100 && !analysed.length; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(analysed, [1]);
+    assert.equal(scheduler.pendingAnswer(uri), undefined, 'version 1 is analysed: requests ask the program');
+    // Version 2: a file of ~700 tools, analysed in many slices. After every slice (a turn of the event loop)
+    // a request asks what to answer from, as the server's providers do.
+    doc = TextDocument.create(uri, 'python', 2, generateExtension(700, 21000));
+    changed.fire({ document: doc });
+    const runs = program.stats.ruleRuns;
+    const seen: string[] = [];
+    while (!analysed.includes(2)) {
+      const pending = scheduler.pendingAnswer(uri);
+      const a = pending ? pending.analysis : program.analysis(uri);
+      seen.push(`${pending ? 'pending' : 'current'} v${a?.version} ${[...new Set(a?.findings.map((f) => f.rule))].join(',')}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    const distinct = [...new Set(seen)];
+    assert.deepEqual(distinct, ['pending v1 EXT-003'], `${seen.length} answers while version 2 was analysed`);
+    assert.ok(seen.length > 5, `the job took ${seen.length} turns`);
+    // Its rules ran once, in the job; the answers after it come from there.
+    assert.equal(program.stats.ruleRuns, runs + 1);
+    assert.equal(scheduler.pendingAnswer(uri), undefined);
+    assert.equal(program.analysis(uri)!.version, 2);
+    assert.equal(program.stats.ruleRuns, runs + 1);
   });
 });

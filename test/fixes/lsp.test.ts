@@ -122,6 +122,25 @@ describe('code actions over LSP', () => {
     assert.equal(apply(FIXABLE, uri, listed[0].edit), FIXED);
   });
 
+  it('lists fix all disabled in a file past 200,000 characters, for clients that resolve and those that cannot', async () => {
+    // The fixable file and a comment block after it: re-analysing it after each pass of fixes would hold
+    // up every other request (a 2 MB file took 20 s), so the action says where to do it instead.
+    const big = FIXABLE + '# padding\n'.repeat(20_001);
+    const reason = 'This file has more than 200000 characters: fix all in the terminal with `vis-authoring check --fix`';
+    for (const [client, uri] of [[server, 'file:///tmp/vis-fixes/big-lazy.py'], [eager, 'file:///tmp/vis-fixes/big-eager.py']] as const) {
+      const ds = await open(client, uri, big);
+      assert.deepEqual(codes(ds), ['IMP-001@0:0', 'EXT-005@9:23']);
+      const listed = await actions(client, uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll.visAuthoring']);
+      assert.deepEqual(listed.map((a) => [a.title, a.kind, a.disabled?.reason, !!a.edit, !!a.data]), [['Fix all auto-fixable Vis problems', 'source.fixAll.visAuthoring', reason, false, false]]);
+      // The quick fix of one problem is still there.
+      assert.deepEqual((await actions(client, uri, ds[1].range, [ds[1]])).map((a) => [a.title, a.disabled?.reason]), [
+        ['Add alias="greeter_bot"', undefined],
+        ['Disable EXT-005 for this line', undefined],
+        ['Fix all auto-fixable Vis problems', reason],
+      ]);
+    }
+  });
+
   it('disables a rule for one line, and reports a suppression that no longer suppresses anything', async () => {
     const uri = 'file:///tmp/vis-fixes/disable.py';
     const ONE = FIXABLE.replace(/vis\.register_extension\(vis\.Extension\([^]*\)\)\n$/, 'vis.register_extension(vis.Extension(name="Greeter Bot", description="Greets people.", symbols=[greet]))\n');

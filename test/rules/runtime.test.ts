@@ -226,6 +226,86 @@ cases.push(
     bad: G3 + 'def [|fetch|](url: str) -> str:\n    """fetch(url: str) -> str\n\n    Fetch one URL.\n    """\n    return url\n\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(fetch)]))\n',
     messages: ["the docstring of fetch opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does"],
     good: G3 + 'def fetch(url: str) -> str:\n    """Fetch one URL; fetch(url) never follows redirects."""\n    return url\n\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(fetch)]))\n',
+  },  {
+    rule: 'DESIGN-003',
+    bad:
+      G3 +
+      'import enum\nfrom enum import IntEnum\nfrom pathlib import Path\nfrom typing import NamedTuple, Optional, TypedDict\n\n' +
+      'class Level(IntEnum):\n    LOW = 1\n\nclass Severe(Level):\n    pass\n\nclass Reading(TypedDict):\n    value: int\n\nclass Point(NamedTuple):\n    x: int\n\n' +
+      'def measure(level: [|Level|], worst: [|Optional[Severe]|] = None, where: [|Path|] = Path("."), *, tags: [|list|], extra: [|dict | None|] = None) -> [|Reading|]:\n    """Measure."""\n    return {"value": 1}\n\n' +
+      'class Tools:\n    """Tools."""\n\n    def locate(self, points: [|list[Point]|]) -> [|tuple[Path, ...]|]:\n        """Locate."""\n        return ()\n\n' +
+      'vis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(measure), vis.Symbol(Tools(), name="tools")]))\n',
+    messages: [
+      "parameter 'level' is Level, an Enum: the model sees only its name, 'Level (opaque)', not its values; use a Literal[...] of its values",
+      "parameter 'worst' holds Severe, an Enum: the model sees only its name, 'Severe (opaque)', not its values; use a Literal[...] of its values",
+      "parameter 'where' is Path: the model sees only the name 'Path (opaque)'; take the path as a str",
+      "parameter 'tags' is a bare list: the model sees only the name 'list (opaque)'; name its item types (list[str]) or use a @dataclass record",
+      "parameter 'extra' holds a bare dict: the model sees only the name 'dict (opaque)'; name its item types (dict[str, str]) or use a @dataclass record",
+      "the return type is Reading, a TypedDict: the model sees only its name, 'Reading (opaque)', not its fields; make it a @dataclass record, whose fields the contract shows",
+      "parameter 'points' holds Point, a NamedTuple: the model sees only its name, 'Point (opaque)', not its fields; make it a @dataclass record, whose fields the contract shows",
+      "the return type holds Path: the model sees only the name 'Path (opaque)'; take the path as a str",
+    ],
+    good:
+      G3 +
+      'from dataclasses import dataclass\nfrom enum import Enum\nfrom typing import Literal\nfrom acme.types import Mode\n\nclass Color(Enum):\n    RED = "red"\n\nclass Plain:\n    pass\n\n@dataclass\nclass Reading:\n    value: int\n\n' +
+      // A name bound twice (an Enum, then a Literal alias): which one the SDK sees is not certain.
+      'class Shade(Enum):\n    DARK = "dark"\n\nShade = Literal["dark", "light"]\n\n' +
+      'def measure(color: Literal["red"], mode: Mode, plain: Plain, shade: Shade, rows: list[dict], pairs: dict[str, int], when: "Undefined", made: make_type()) -> dict:\n    """Measure."""\n    return {}\n\n' +
+      'def reading() -> list[Reading]:\n    """Read."""\n    return []\n\n' +
+      'def helper(color: Color) -> Color:\n    return color\n\n' +
+      'vis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(measure), vis.Symbol(reading)]))\n',
+  },
+  {
+    rule: 'DESIGN-004',
+    bad:
+      G3 +
+      'import json\nimport subprocess\nimport threading\nimport time\nimport urllib.request\nfrom pathlib import Path\n\nimport httpx\nimport requests\n\n' +
+      'CONFIG = json.load([|open|]("config.json"))\nDATA = [|Path("data.json").read_text|]()\nwith [|open|]("notes.txt") as fh:\n    NOTES = fh.read()\n' +
+      'try:\n    [|subprocess.run|](["git", "pull"])\nexcept OSError:\n    pass\n' +
+      'TOKEN = [|requests.post|]("https://auth.example/login", json={}).json()\nPAGE = [|httpx.get|]("https://example.com")\n' +
+      'worker = threading.Thread(target=print, daemon=True)\n[|worker.start|]()\n[|threading.Thread(target=print).start|]()\n[|time.sleep|](1)\n[|urllib.request.urlopen|]("https://example.com")\n\n' +
+      'def greet(name: str) -> str:\n    """Greet."""\n    return name\n\n' +
+      'vis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(greet)], prompt=[|Path("prompt.md").read_text|]()))\n',
+    messages: [
+      'open(...) reads or writes a file when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'Path(...).read_text(...) reads or writes a file when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'open(...) reads or writes a file when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'subprocess.run(...) runs a process when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'requests.post(...) makes a network request when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'httpx.get(...) makes a network request when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'worker.start(...) starts background work when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'threading.Thread(...).start(...) starts background work when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'time.sleep(...) holds up loading when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'urllib.request.urlopen(...) makes a network request when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+      'Path(...).read_text(...) reads or writes a file when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it',
+    ],
+    good:
+      G3 +
+      'import subprocess\nfrom pathlib import Path\n\nHERE = Path(__file__).parent\nDEFAULTS = Path("defaults.json")\n\n' +
+      'def open(name):\n    return name\n\nopen("x")\n\n' +
+      'def _hooks():\n    return [vis.OpHook("before", guard, ["shell"])]\n\n' +
+      'def guard(call):\n    subprocess.run(["true"])\n    return None\n\n' +
+      'def greet(name: str) -> str:\n    """Greet."""\n    return DEFAULTS.read_text() + name\n\n' +
+      'vis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(greet)], op_hooks=_hooks(), ctx=lambda: {"n": len(Path("x").read_text())}))\n\n' +
+      'if __name__ == "__main__":\n    subprocess.run(["pytest"])\n    print(Path("x").read_text())\n',
+  },
+  {
+    rule: 'ROUTE-003',
+    bad:
+      G3 +
+      'from vis_lang_interface import prompt\n\nclass Tools:\n    """Toy tools."""\n\n    def format_code(self, paths: list[str]) -> str:\n        """Format."""\n        return ""\n\n' +
+      'def run_tests(selector: str = "") -> str:\n    """Test."""\n    return ""\n\n' +
+      'VERBS = ("format_code", [|"lint_code"|], [|"run_tests"|], "lint_code")\nPROMPT = prompt.routing("Toy", "toy", VERBS)\n' +
+      'vis.register_extension(vis.Extension(name="toy", description="d", alias="toy", symbols=[vis.Symbol(Tools(), name="toy"), vis.Symbol(run_tests)], prompt=PROMPT))\n',
+    messages: [
+      "the routing prompt tells the model to call toy.lint_code, but this extension exports no tool by that name: export lint_code on the Symbol named 'toy', or drop the verb",
+      "the routing prompt tells the model to call toy.run_tests, but this extension exports it as run_tests, not under toy: export run_tests on the Symbol named 'toy', or drop the verb",
+    ],
+    good:
+      G3 +
+      'from vis_lang_interface import prompt\nfrom .more import MORE\n\nclass Tools:\n    """Toy tools."""\n\n    def format_code(self, paths: list[str]) -> str:\n        """Format."""\n        return ""\n\n    def lint_code(self, paths: list[str]) -> str:\n        """Lint."""\n        return ""\n\n' +
+      'A = prompt.routing("Toy", "toy", ("format_code", "lint_code"), notes=("Lint first.",))\nB = prompt.routing("Toy", "toy")\n' +
+      'vis.register_extension(vis.Extension(name="toy", description="d", alias="toy", symbols=[vis.Symbol(Tools(), name="toy")], prompt=A))\n',
   },
 );
 

@@ -99,7 +99,7 @@ function astType(node: Expr, scope: ModuleScope, ctx: TypeContext, seen: Seen): 
     }
   }
   const resolved = node.type === 'Name' || node.type === 'Attribute' ? annotationName(node, scope, ctx) : ({ k: 'unknown' } as PyObj);
-  if (resolved.k !== 'unknown') return objType(resolved, ctx, seen);
+  if (resolved.k !== 'unknown') return rebound(scope, node) ? uncertain(objType(resolved, ctx, seen)) : objType(resolved, ctx, seen);
   if (node.type === 'Name') noteUnfollowed(node.id, scope, ctx);
   return unresolved(unparse(node));
 }
@@ -162,7 +162,7 @@ function objType(o: PyObj, ctx: TypeContext, seen: Seen): TypeSpec {
       if (o.module !== 'builtins' && !isStdlibModule(o.module)) {
         ctx.note?.(`\`${o.name}\` comes from \`${o.module}\`, which is not in the workspace or its environment: shown as opaque; if it is a dataclass, Vis shows a record with its fields`);
       }
-      return { kind: isScalar(o) ? 'scalar' : 'opaque', name: o.name };
+      return isScalar(o) ? { kind: 'scalar', name: o.name } : opaque(o.name, extclassOrigin(o));
     case 'class':
       return classType(o, ctx, seen);
     case 'module':
@@ -181,7 +181,8 @@ function objType(o: PyObj, ctx: TypeContext, seen: Seen): TypeSpec {
 
 /** An evaluated annotation. */
 type Ann =
-  | { a: 'obj'; o: PyObj }
+  /** `rebound`: the name is bound more than once in its module, so which object Python sees is not certain. */
+  | { a: 'obj'; o: PyObj; rebound?: true }
   | { a: 'none' }
   /** typing.Union or types.UnionType: flat, distinct, at least two members. */
   | { a: 'union'; args: Ann[] }
@@ -220,7 +221,7 @@ function evalAnn(node: Expr, scope: ModuleScope, ctx: TypeContext, depth: number
         const reason = node.type === 'Name' ? nameReason(node.id, scope, ctx) : `\`${unparse(node)}\` is not known statically`;
         return { a: 'unknown', reason, text: unparse(node) };
       }
-      return { a: 'obj', o };
+      return rebound(scope, node) ? { a: 'obj', o, rebound: true } : { a: 'obj', o };
     }
     case 'BinOp':
       if (node.op === '|') return unionOperator(evalAnn(node.left, scope, ctx, depth + 1), evalAnn(node.right, scope, ctx, depth + 1), unparse(node));
@@ -384,7 +385,7 @@ function annSpec(x: Ann, scope: ModuleScope, ctx: TypeContext, seen: Seen): Type
     case 'none':
       return nul();
     case 'obj':
-      return objType(x.o, ctx, seen);
+      return x.rebound ? uncertain(objType(x.o, ctx, seen)) : objType(x.o, ctx, seen);
     case 'union':
       return { kind: 'union', name: 'union', arguments: x.args.map((a) => annSpec(a, scope, ctx, seen)) };
     case 'literal':
@@ -418,13 +419,73 @@ function annSpec(x: Ann, scope: ModuleScope, ctx: TypeContext, seen: Seen): Type
 }
 
 // ---------------------------------------------------------------------------------------------
+// Opaque types: what each one is, where that is certain (for the tool-design advice, DESIGN-003)
+
+/** The kinds of class the SDK's docs warn against in a signature (vis-sdk.md §5.6): each becomes `(opaque)`. */
+export type OpaqueOrigin = 'enum' | 'typeddict' | 'namedtuple' | 'path' | 'bare';
+
+const origins = new WeakMap<TypeSpec, OpaqueOrigin>();
+
+/** What an opaque TypeSpec the engine built stands for, when it is certainly one of the kinds the docs warn against. */
+export function opaqueOrigin(t: TypeSpec): OpaqueOrigin | undefined {
+  return origins.get(t);
+}
+
+/** A name the module binds more than once (a class, then an alias of the same name): the object Python sees depends on the order. */
+function rebound(scope: ModuleScope, node: Expr): boolean {
+  return node.type === 'Name' && (scope.model.bindings.get(node.id)?.length ?? 0) > 1;
+}
+
+/** The type without the certainty of what its opaque class is. */
+function uncertain(t: TypeSpec): TypeSpec {
+  origins.delete(t);
+  return t;
+}
+
+function opaque(name: string, origin: OpaqueOrigin | undefined): TypeSpec {
+  const spec: TypeSpec = { kind: 'opaque', name };
+  if (origin) origins.set(spec, origin);
+  return spec;
+}
+
+const PATH_CLASSES = new Set(['Path', 'PosixPath', 'WindowsPath', 'PurePath', 'PurePosixPath', 'PureWindowsPath']);
+const BARE = new Set(['list', 'dict', 'tuple']);
+const CLASS_ORIGINS: Record<string, OpaqueOrigin> = {
+  'typing.TypedDict': 'typeddict',
+  'typing_extensions.TypedDict': 'typeddict',
+  'typing.NamedTuple': 'namedtuple',
+  'typing_extensions.NamedTuple': 'namedtuple',
+  ...Object.fromEntries(['Enum', 'IntEnum', 'StrEnum', 'Flag', 'IntFlag', 'ReprEnum'].map((n) => [`enum.${n}`, 'enum' as const])),
+};
+
+function extclassOrigin(o: Extract<PyObj, { k: 'extclass' }>): OpaqueOrigin | undefined {
+  if (o.module === 'builtins') return BARE.has(o.name) ? 'bare' : undefined;
+  if (o.module === 'pathlib') return PATH_CLASSES.has(o.name) ? 'path' : undefined;
+  if (o.module === 'typing') return CLASS_ORIGINS[`typing.${o.name}`];
+  return undefined;
+}
+
+/** An Enum, TypedDict or NamedTuple class of the workspace: through its bases, as written and through the classes it inherits from. */
+function classOrigin(o: Extract<PyObj, { k: 'class' }>, ctx: Resolver, depth = 0): OpaqueOrigin | undefined {
+  if (depth > 16) return undefined;
+  for (const base of o.decl.bases) {
+    const origin = CLASS_ORIGINS[qualified(o.scope, base.replace(/\[.*$/s, '').replace(/\s+/g, '')) ?? ''];
+    if (origin) return origin;
+    const b = baseClass(o.scope, base, ctx);
+    const inherited = b && !isDataclass(b.scope, b.decl) ? classOrigin(b, ctx, depth + 1) : undefined;
+    if (inherited) return inherited;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Records
 
 function classType(o: Extract<PyObj, { k: 'class' }>, ctx: TypeContext, seen: Seen): TypeSpec {
   const name = o.decl.name;
   const key = 'C:' + classKey(o);
   if (seen.includes(key)) return { kind: 'reference', name };
-  if (!isDataclass(o.scope, o.decl)) return { kind: 'opaque', name };
+  if (!isDataclass(o.scope, o.decl)) return opaque(name, classOrigin(o, ctx));
   const doc = classDoc(o);
   const result: TypeSpec = { kind: 'record', name, fields: [] };
   if (doc && !doc.startsWith(name + '(')) result.description = doc;

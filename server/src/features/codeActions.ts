@@ -32,6 +32,14 @@ interface Deferred {
 const sameRange = (a: Range, b: Range) => a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 const intersects = (a: Range, b: Range) => !(a.end.line < b.start.line || (a.end.line === b.start.line && a.end.character < b.start.character) || b.end.line < a.start.line || (b.end.line === a.start.line && b.end.character < a.start.character));
 
+/**
+ * Fix all analyses the whole file again after each pass, on the request path: past this many characters
+ * (a file of thousands of lines, usually generated) it would hold up every other request for seconds, so
+ * the action is listed disabled there, pointing at the CLI.
+ */
+export const FIX_ALL_MAX_CHARS = 200_000;
+const FIX_ALL_TOO_LARGE = `This file has more than ${FIX_ALL_MAX_CHARS} characters: fix all in the terminal with \`vis-authoring check --fix\``;
+
 /** Whether the client asked for actions of `kind` (no `only`: every kind but source actions, as VS Code's light bulb asks). */
 function wants(params: CodeActionParams, kind: string): boolean {
   const only = params.context.only;
@@ -54,10 +62,11 @@ export function registerCodeActions(ctx: ServerContext): void {
     if (!data || action.edit) return action;
     const doc = ctx.documents.get(data.uri);
     const analysis = doc && doc.version === data.version ? analysisOf(ctx, doc) : undefined;
-    if (!doc || !analysis) return action;
+    if (!doc || !analysis || analysis.version !== doc.version) return action;
     const text = textOf(doc);
     const { program, uri } = programOf(ctx, doc.uri);
     if (data.kind === 'fixAll') {
+      if (text.length > FIX_ALL_MAX_CHARS) return action;
       const t0 = performance.now();
       const result = fixAll(program, uri, text, analysis.findings);
       ctx.log(`fix all: ${result.applied.length} fix${result.applied.length === 1 ? '' : 'es'} in ${(performance.now() - t0).toFixed(0)} ms (${result.passes} pass${result.passes === 1 ? '' : 'es'})`);
@@ -72,9 +81,11 @@ export function registerCodeActions(ctx: ServerContext): void {
   ctx.connection.onCodeAction((params) => {
     const doc = ctx.documents.get(params.textDocument.uri);
     const analysis = doc && analysisOf(ctx, doc);
-    if (!doc || !analysis) return [];
+    // Edits computed from an older version's analysis would land in the wrong places: none until this one is analysed.
+    if (!doc || !analysis || analysis.version !== doc.version) return [];
     const actions: CodeAction[] = [];
     const deferred = (kind: Deferred['kind'], action: CodeAction): CodeAction => {
+      if (kind === 'fixAll' && doc.getText().length > FIX_ALL_MAX_CHARS) return { ...action, disabled: { reason: FIX_ALL_TOO_LARGE } };
       action.data = { kind, uri: doc.uri, version: doc.version } satisfies Deferred;
       return lazy() ? action : resolve(action);
     };

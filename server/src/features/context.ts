@@ -147,8 +147,14 @@ export function analysisOfUri(ctx: ServerContext, uri: string): Analysis | undef
   }
 }
 
-/** The analysis of an open document the programs see (its last analysed version), or undefined when it is disabled or fails. */
+/**
+ * The analysis of an open document: its current version's once that is analysed, else the last one its
+ * analysis job finished (an older version's, or undefined before the first); undefined when disabled or
+ * when it fails. Never analyses a version whose job is still running (see Scheduler.pendingAnswer).
+ */
 export function analysisOf(ctx: ServerContext, doc: TextDocument): Analysis | undefined {
+  const pending = ctx.scheduler.pendingAnswer(canonicalUri(doc.uri));
+  if (pending) return ctx.settings.enable ? pending.analysis : undefined;
   return analysisOfUri(ctx, doc.uri);
 }
 

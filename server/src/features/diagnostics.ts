@@ -57,7 +57,7 @@ export function registerDiagnostics(ctx: ServerContext) {
     const clientUri = program.clientUri(canonical);
     const doc = ctx.documents.get(clientUri);
     // A version still analysed in slices is published when its analysis is done, never an older one.
-    if (doc && !ctx.scheduler.isCurrent(canonical)) return;
+    if (doc && ctx.scheduler.pendingAnswer(canonical)) return;
     if (!force && !shown(program, canonical)) {
       if (published.delete(canonical)) send({ uri: clientUri, diagnostics: [] });
       return;

@@ -45,7 +45,7 @@ export function registerInlayHints(ctx: ServerContext): void {
     const doc = ctx.documents.get(params.textDocument.uri);
     const analysis = doc && (await currentAnalysisOf(ctx, doc));
     // Hints answered from an older analysis are asked for again once the current one is done.
-    if (doc && !ctx.scheduler.isCurrent(canonicalUri(doc.uri)) && ctx.clientCapabilities?.workspace?.inlayHint?.refreshSupport) {
+    if (doc && ctx.scheduler.pendingAnswer(canonicalUri(doc.uri)) && ctx.clientCapabilities?.workspace?.inlayHint?.refreshSupport) {
       ctx.scheduler.onceAnalysed(canonicalUri(doc.uri), 'inlayHint', () => void ctx.connection.languages.inlayHint.refresh().catch(() => undefined));
     }
     if (!analysis?.model.generation) return [];

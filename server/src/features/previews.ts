@@ -98,7 +98,7 @@ export function registerPreviews(ctx: ServerContext, tools: ToolDocSource, compa
     const doc = ctx.documents.get(params.textDocument.uri);
     const analysis = doc && (await currentAnalysisOf(ctx, doc));
     // Lenses answered from an older analysis are asked for again once the current one is done.
-    if (doc && !ctx.scheduler.isCurrent(canonicalUri(doc.uri)) && ctx.clientCapabilities?.workspace?.codeLens?.refreshSupport) {
+    if (doc && ctx.scheduler.pendingAnswer(canonicalUri(doc.uri)) && ctx.clientCapabilities?.workspace?.codeLens?.refreshSupport) {
       ctx.scheduler.onceAnalysed(canonicalUri(doc.uri), 'codeLens', () => {
         ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch((err: unknown) => ctx.log(`could not refresh code lenses: ${err instanceof Error ? err.message : String(err)}`));
       });

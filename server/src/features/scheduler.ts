@@ -13,6 +13,7 @@ import { Emitter, type TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ParserUnavailable, parserReady } from '../parse/parser';
 import { ANY_MODULE, Cancelled, betweenSteps, runInSlices } from '../slices';
+import type { Analysis } from '../analysis';
 import { canonicalUri, type Program } from '../workspace/program';
 
 /** A slice's time, in milliseconds (pyright's foreground slice). */
@@ -33,6 +34,10 @@ interface OpenState {
   shown?: { version: number; text: string };
   /** Requests waiting for the current version (see `whenCurrent`). */
   waiters: (() => void)[];
+  /** The current version's analysis is done (module, Symbols and rules): requests may ask the programs for it. */
+  complete: boolean;
+  /** The last analysis a job finished, of this version or an older one: what requests answer from meanwhile. */
+  analysis?: Analysis;
 }
 
 /** What the programs see of a document before its first analysis is done: nothing. */
@@ -75,7 +80,7 @@ export class Scheduler {
   listen(documents: TextDocuments<TextDocument>): void {
     documents.onDidOpen((e) => {
       const uri = canonicalUri(e.document.uri);
-      const state: OpenState = { doc: e.document, last: { version: e.document.version, text: this.options.textOf(e.document) }, shown: NOTHING_YET, waiters: [] };
+      const state: OpenState = { doc: e.document, last: { version: e.document.version, text: this.options.textOf(e.document) }, shown: NOTHING_YET, waiters: [], complete: false };
       this.open.set(uri, state);
       this.analyse(uri, state);
     });
@@ -89,6 +94,7 @@ export class Scheduler {
       state.shown ??= state.last;
       state.doc = e.document;
       state.last = { version: e.document.version, text };
+      state.complete = false;
       this.analyse(uri, state);
     });
     documents.onDidClose((e) => {
@@ -108,18 +114,13 @@ export class Scheduler {
     return { version: v.version, text: v.text, uri: state.doc.uri };
   }
 
-  /** Whether the programs see the document's current version (false while a newer one is analysed). */
-  isCurrent(uri: string): boolean {
-    return !this.open.get(uri)?.shown;
-  }
-
   /**
-   * Resolves once the programs see the document's current version, or after `maxMs` (then requests
-   * answer from the last analysis); at once for a document that is current or not open.
+   * Resolves once the document's current version is analysed, or after `maxMs` (then requests answer
+   * from the last analysis); at once for a document that is analysed or not open.
    */
   whenCurrent(uri: string, maxMs: number): Promise<void> {
     const state = this.open.get(uri);
-    if (!state?.shown) return Promise.resolve();
+    if (!state || state.complete) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -148,6 +149,18 @@ export class Scheduler {
   }
   private later = new Set<string>();
 
+  /**
+   * What a request about an open document answers from while its current version is still being
+   * analysed: the last analysis a job finished (an older version's, or undefined before the first).
+   * Undefined when the document is not open or its current version is analysed: the programs have it,
+   * and a request asks them. A request never analyses a version itself while its job runs in slices:
+   * rules over a file of megabytes take seconds, and every other request would wait behind them.
+   */
+  pendingAnswer(uri: string): { analysis: Analysis | undefined } | undefined {
+    const state = this.open.get(uri);
+    return state && !state.complete ? { analysis: state.analysis } : undefined;
+  }
+
   /** Open documents whose current version is still being analysed. */
   pending(): number {
     return [...this.open.values()].filter((s) => s.shown).length;
@@ -164,11 +177,15 @@ export class Scheduler {
         program.module(uri);
         // The module is analysed: from now on the programs see this version.
         state.shown = undefined;
-        wake(state);
         betweenSteps();
         program.symbols(uri);
         betweenSteps();
-        program.analysis(uri);
+        const analysis = program.analysis(uri);
+        if (state.last.version === target.version) {
+          state.analysis = analysis;
+          state.complete = true;
+          wake(state);
+        }
       } finally {
         this.target = undefined;
       }
@@ -191,6 +208,7 @@ export class Scheduler {
         // The programs analyse it when asked, as for a file on disk.
         if (!cancelled()) {
           state.shown = undefined;
+          state.complete = true;
           wake(state);
         }
       },

@@ -44,6 +44,7 @@ interface Fragment {
   classes: ClassDecl[];
   bindings: Binding[];
   calls: Call[];
+  mainBlocks: Range[];
   /** The statements' ERROR and MISSING nodes (Python's syntax errors: ModelBuilder.syntax). */
   treeErrors: FragmentTreeError[];
 }
@@ -439,6 +440,7 @@ export function emptyModel(uri: string, lineCount = 1): Model {
     classes: [],
     bindings: new TrackedMap(),
     calls: [],
+    mainBlocks: [],
     attributeAssignments: [],
     factories: new TrackedMap(),
     sdkCalls: new TrackedMap(),
@@ -456,6 +458,7 @@ function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Mode
     model.functions.push(...f.functions);
     model.classes.push(...f.classes);
     model.calls.push(...f.calls);
+    if (f.mainBlocks.length) model.mainBlocks.push(...f.mainBlocks);
     model.attributeAssignments.push(...f.attributeAssignments);
     for (const b of f.bindings) {
       const list = model.bindings.get(b.name);
@@ -497,7 +500,7 @@ function addFactoryCalls(model: Model): void {
 // Statements
 
 function emptyFragment(): Fragment {
-  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], treeErrors: [] };
+  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], mainBlocks: [], treeErrors: [] };
 }
 
 /** The ERROR and MISSING nodes of a statement (a few are enough: only the first counts). */
@@ -543,6 +546,15 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
       for (const child of stmt.namedChildren) if (child) readExpressionStatement(child, f);
       return;
     }
+    case 'with_clause': {
+      // `with open(...) as fh:` at module level: the context managers are made at import.
+      for (const item of stmt.namedChildren) {
+        let expr = item && ty(item) === 'with_item' ? item.namedChildren[0] : null;
+        if (expr && ty(expr) === 'as_pattern') expr = expr.namedChildren[0];
+        if (expr) collectCalls(toValue(expr), f.calls);
+      }
+      return;
+    }
     case 'if_statement':
     case 'try_statement':
     case 'with_statement':
@@ -553,6 +565,10 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
     case 'except_clause':
     case 'finally_clause':
     case 'block': {
+      if (ty(stmt) === 'if_statement' && MAIN_GUARD.test(textOf(stmt.childForFieldName('condition')) ?? '')) {
+        const body = stmt.childForFieldName('consequence');
+        if (body) f.mainBlocks.push(rangeOf(body));
+      }
       for (const child of stmt.namedChildren) {
         if (!child) continue;
         if (ty(child) === 'block' || ty(child).endsWith('_clause')) {
@@ -570,6 +586,9 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
       return;
   }
 }
+
+/** `__name__ == "__main__"`, either way round. */
+const MAIN_GUARD = /^\s*(?:__name__\s*==\s*(['"])__main__\1|(['"])__main__\2\s*==\s*__name__)\s*$/;
 
 function readExpressionStatement(expr: Node, f: Fragment): void {
   if (ty(expr) === 'assignment') {
@@ -1477,11 +1496,14 @@ function readValue(n: Node): Value {
       knownEnd(fn, calleeEnd);
       // `vis.method(tag="mutation")(Tools.save)`: a call of what a call returned.
       const inner = !DOTTED.test(textOf(fn)) && ty(fn) === 'call' ? toValue(fn) : undefined;
-      if (!DOTTED.test(textOf(fn)) && inner?.kind !== 'call') return { kind: 'unknown', range, text };
+      // `Path("x").read_text()`: a method of what a call returned.
+      const receiver = !DOTTED.test(textOf(fn)) && ty(fn) === 'attribute' ? receiverOf(fn) : undefined;
+      if (!DOTTED.test(textOf(fn)) && inner?.kind !== 'call' && !receiver) return { kind: 'unknown', range, text };
       facts(argsNode).span ??= { range: { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, text: src.slice(argsNode.startIndex, n.startIndex + text.length) };
       const call: Call = {
         callee: inner ? textOf(fn) : textOf(fn).replace(/\s+/g, ''),
         ...(inner?.kind === 'call' ? { inner: inner.call } : {}),
+        ...(receiver ? { receiver } : {}),
         args: ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
         range,
         calleeRange: rangeOf(fn),
@@ -1493,6 +1515,14 @@ function readValue(n: Node): Value {
     default:
       return { kind: 'unknown', range, text };
   }
+}
+
+/** The call whose result's attribute an attribute node is (`Path("x")` of `Path("x").read_text`). */
+function receiverOf(attribute: Node): Call | undefined {
+  const object = attribute.childForFieldName('object');
+  if (!object || ty(object) !== 'call') return undefined;
+  const v = toValue(object);
+  return v.kind === 'call' ? v.call : undefined;
 }
 
 /** `a`, `a.b`, `a.b.c`: a name a call can be resolved through (read from the source text). */
@@ -1547,6 +1577,7 @@ function collectCalls(v: Value, out: Call[]): void {
 
 function collectCallsInCall(call: Call, out: Call[]): void {
   if (call.inner) collectCallsInCall(call.inner, out);
+  if (call.receiver) collectCallsInCall(call.receiver, out);
   out.push(call);
   for (const a of call.args) collectCalls(a.value, out);
 }

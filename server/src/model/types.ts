@@ -57,6 +57,8 @@ export interface Call {
   callee: string;
   /** When the callee is itself a call (`vis.method(tag="mutation")(Tools.save)`): that call. */
   inner?: Call;
+  /** When the callee is an attribute of what a call returned (`Path("x").read_text()`): that call. Such a call has no qualified name. */
+  receiver?: Call;
   /** Fully qualified name of the callee through the file's imports, e.g. `blockether.vis.extension.Symbol`. */
   qualified?: string;
   /**
@@ -259,6 +261,8 @@ export interface Model {
   bindings: Map<string, Binding[]>;
   /** Every call at module level (outside function and class bodies), in source order, nested ones included, and the calls in what a static factory called at module level returns. */
   calls: Call[];
+  /** The bodies of module-level `if __name__ == "__main__":` blocks: what is there does not run when Vis imports the module. */
+  mainBlocks: Range[];
   /** Module-level assignments to attributes (`Tools.save = vis.method(tag="mutation")(Tools.save)`), and rebindings of a function to itself through `vis.method` (`fn = vis.method(...)(fn)`), in source order. */
   attributeAssignments: { target: string; value: Value; range: Range }[];
   /** Module-level functions called at module level whose result is static: `def _hooks(): return [...]`. */

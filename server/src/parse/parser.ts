@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
+import { scanComments } from '../model/comments';
 import { SliceExpired, sliceExpired, slicing, type SliceJob } from '../slices';
 import { firstLimit, lineStartsOf, resegment, rowOf, segmentText, type LimitError, type LineStarts, type Segment, type TextEdit } from './segments';
 
@@ -73,12 +74,29 @@ function runtimeFile(): string {
 
 let grammar: Uint8Array | undefined;
 
+/**
+ * Drops Node's own references to a module file just required: its cache entry, and its place in the
+ * `children` of the module that required it. Node keeps every module a module ever required there, so
+ * without this each replaced runtime (its exports, and through them its WebAssembly memory) would stay
+ * alive for the life of the process: ~55 MB kept per recycle after a file of a megabyte.
+ */
+function forget(file: string): void {
+  const entry = require.cache[file];
+  delete require.cache[file];
+  if (!entry) return;
+  for (const parent of [module, entry.parent, require.main]) {
+    const children = parent?.children;
+    const k = children ? children.indexOf(entry) : -1;
+    if (k >= 0) children!.splice(k, 1);
+  }
+}
+
 /** A fresh instance of the runtime: the module file evaluated anew, so it gets a memory of its own. */
 async function instantiate(): Promise<Runtime> {
   const file = runtimeFile();
   delete require.cache[file];
   const module = require(file) as typeof TreeSitter;
-  delete require.cache[file];
+  forget(file);
   const memory = new WasmMemory({ initial: INITIAL_HEAP / 65536, maximum: 32768 });
   await module.Parser.init({ locateFile: () => wasmPath('web-tree-sitter.wasm'), wasmMemory: memory } as Parameters<typeof module.Parser.init>[0]);
   grammar ??= fs.readFileSync(wasmPath('tree-sitter-python.wasm'));
@@ -358,7 +376,7 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
   let tree: Tree | null;
   if (!seg.broken) {
     const range = { startIndex: seg.start, endIndex: seg.end, startPosition: { row: seg.row, column: 0 }, endPosition: { row: endRow, column: seg.end - doc.lineStarts[endRow] } };
-    tree = parseInJob(r, seg, reader(doc.text, seg.end), { includedRanges: [range] });
+    tree = parseInJob(r, seg, reader(doc.text, seg.end, commentSpans(doc.text, seg.start, seg.end, doc.lineStarts, seg.row)), { includedRanges: [range] });
     if (tree) sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
   } else {
     const { codeEnd, closers } = closeRegion(doc.text, seg.start, seg.end);
@@ -368,7 +386,7 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
     lineStarts.set(doc.lineStarts.subarray(0, lastRow + 1));
     lineStarts[lastRow + 1] = text.length;
     const range = { startIndex: seg.start, endIndex: text.length, startPosition: { row: seg.row, column: 0 }, endPosition: { row: lastRow + 1, column: 0 } };
-    tree = parseInJob(r, seg, reader(text, text.length), { includedRanges: [range] });
+    tree = parseInJob(r, seg, reader(text, text.length, commentSpans(text, seg.start, codeEnd, doc.lineStarts, seg.row)), { includedRanges: [range] });
     if (tree) sources.set(tree, { text, lineStarts });
   }
   if (!tree) throw new Error('tree-sitter returned no tree');
@@ -387,7 +405,8 @@ export function parseWhole(doc: ParsedDocument, segments: readonly Segment[]): {
   if (segments.some((s) => s.broken)) return undefined;
   const r = runtime();
   faultIfInjected();
-  const tree = parseInJob(r, doc, doc.text);
+  const blank = commentSpans(doc.text, 0, doc.text.length, doc.lineStarts, 0);
+  const tree = parseInJob(r, doc, blank ? reader(doc.text, doc.text.length, blank) : doc.text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   reclaimParserHeap();
   sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
@@ -456,10 +475,67 @@ function jobParser(job: SliceJob, r: Runtime): JobParser {
   return made;
 }
 
-/** The text up to `end`, as tree-sitter reads it (chunks copied into WASM memory stop at `end`). */
-function reader(text: string, end: number): (index: number) => string {
+/**
+ * The text up to `end`, as tree-sitter reads it (chunks copied into WASM memory stop at `end`), with the
+ * comments of `blank` (see commentSpans) read as spaces.
+ */
+function reader(text: string, end: number, blank?: Int32Array): (index: number) => string {
   // Chunks of at most what web-tree-sitter's input buffer holds (10 KiB of UTF-16).
-  return (index) => (index < end ? text.slice(index, Math.min(end, index + 5120)) : '');
+  return (index) => {
+    if (index >= end) return '';
+    const chunk = text.slice(index, Math.min(end, index + 5120));
+    return blank ? blanked(chunk, index, blank) : chunk;
+  };
+}
+
+/**
+ * tree-sitter-python's scanner takes time in the square of a run of comment lines after a statement (2,000
+ * lines: 1.5 s, 4,000: 5 s; a block of commented-out code is enough). The model never reads a comment node,
+ * so where a part of a text has many comment lines tree-sitter reads its comments as spaces: the same
+ * offsets, rows and columns, blank lines instead (node texts are still read from the text itself). The
+ * spans of the comments in text[start, end), as [from, to) offset pairs, or undefined when there are few.
+ * `start` is the start of row `row`, outside any string (a segment's start).
+ */
+function commentSpans(text: string, start: number, end: number, lineStarts: LineStarts, row: number): Int32Array | undefined {
+  const part = text.slice(start, end);
+  COMMENT_LINE.lastIndex = 0;
+  let lines = 0;
+  while (lines < MANY_COMMENT_LINES && COMMENT_LINE.test(part)) lines++;
+  if (lines < MANY_COMMENT_LINES) return undefined;
+  const { comments } = scanComments(part);
+  const spans = new Int32Array(comments.length * 2);
+  comments.forEach((c, k) => {
+    const at = lineStarts[row + c.line] + c.character;
+    spans[2 * k] = at;
+    spans[2 * k + 1] = at + c.text.length;
+  });
+  return spans;
+}
+/** A line that starts with a comment (possibly inside a string: scanComments tells). */
+const COMMENT_LINE = /^[ \t]*#/gm;
+/** Comment lines from which they are read as spaces (100 in a row cost tree-sitter ~4 ms). */
+const MANY_COMMENT_LINES = 100;
+
+/** A chunk of text read from offset `at`, with the parts of it inside the spans of `blank` replaced by spaces. */
+function blanked(chunk: string, at: number, blank: Int32Array): string {
+  // The first span that ends after `at`.
+  let lo = 0;
+  let hi = blank.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (blank[2 * mid + 1] <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  const stop = at + chunk.length;
+  let out = '';
+  let from = 0;
+  for (let k = lo; 2 * k < blank.length && blank[2 * k] < stop; k++) {
+    const s = Math.max(blank[2 * k], at) - at;
+    const e = Math.min(blank[2 * k + 1], stop) - at;
+    out += chunk.slice(from, s) + ' '.repeat(e - s);
+    from = e;
+  }
+  return from ? out + chunk.slice(from) : chunk;
 }
 
 /** Every top-level statement of a document, for tests: the trees are returned to delete. */

@@ -9,7 +9,8 @@ import type { Model, Value } from '../model/types';
 import { ACTIVITY_LIMITS, BLOCKS_UNLIMITED, PRESENTATIONS_UNLIMITED } from '../sdk/releases';
 import { inReleases, paramsOf, scopeOf, vocabularyValues } from '../sdk/table';
 import { pyStrip } from '../model/literals';
-import { accepts, at, callRule, familyRules, isDeclaration, itemsOf, paramsOfCallable, pyLen, type CallCheck, type CallFamily, type Failure, type RuleDoc, type Step } from './declaration';
+import { accepts, at, callRule, familyRules, isDeclaration, itemsOf, paramsOfCallable, pyLen, withChoice, type CallCheck, type CallFamily, type Failure, type RuleDoc, type Step } from './declaration';
+import { booleanMeant, nearestValue } from './fixes';
 import type { Rule } from './types';
 
 const BLOCKS = ['ActivityText', 'ActivityHeading', 'ActivityMarkdown', 'ActivityCode', 'ActivityDiff', 'ActivityTable', 'ActivityFile', 'ActivityImage', 'ActivityVideo', 'ActivityAudio', 'ActivityProgress'];
@@ -34,7 +35,7 @@ function activitySteps(): Step[] {
   return [
     step('ACT-001', (c) => {
       const v = c.arg('show_start');
-      return v && isKnown(v) && v.kind !== 'bool' ? at(v, 'Activity show_start must be a boolean') : undefined;
+      return v && isKnown(v) && v.kind !== 'bool' ? withChoice(at(v, 'Activity show_start must be a boolean'), booleanMeant(c.ctx, v, 'show_start')) : undefined;
     }),
     step('ACT-002', (c) => {
       const v = c.arg('render');
@@ -44,7 +45,8 @@ function activitySteps(): Step[] {
     }),
     step('ACT-003', (c) => {
       const v = c.arg('presenter');
-      return v && isKnown(v) && !(v.kind === 'str' && vocabularyValues('presenter', c.scope).includes(v.value)) ? at(v, 'unknown Activity presenter') : undefined;
+      const presenters = vocabularyValues('presenter', c.scope);
+      return v && isKnown(v) && !(v.kind === 'str' && presenters.includes(v.value)) ? withChoice(at(v, 'unknown Activity presenter'), nearestValue(c.ctx, v, presenters)) : undefined;
     }),
     step('ACT-004', (c) => {
       const v = c.arg('label');
@@ -255,9 +257,9 @@ function progress(c: CallCheck): Failure | undefined {
 }
 
 const DOCS: RuleDoc[] = [
-  { id: 'ACT-001', summary: 'Activity show_start is a bool.' },
+  { id: 'ACT-001', summary: 'Activity show_start is a bool.', fixable: true },
   { id: 'ACT-002', summary: 'Activity render is a synchronous callable (not an async def).' },
-  { id: 'ACT-003', summary: 'Activity presenter is one of generic, shell, tests, patch, observation, lint, repl, format, list.' },
+  { id: 'ACT-003', summary: 'Activity presenter is one of generic, shell, tests, patch, observation, lint, repl, format, list.', fixable: true },
   { id: 'ACT-004', summary: 'An Activity label is one non-blank line of at most 96 characters.' },
   { id: 'PRES-001', summary: 'A presentation or section headline and summary are text of at most 512 characters.' },
   { id: 'PRES-002', summary: 'A headline and summary are one line of at most 512 UTF-8 bytes (no control characters).' },

@@ -49,6 +49,23 @@ export function isLiteralAt(ctx: RuleContext, v: Value): boolean {
   return v.kind !== 'str' || /^[rRuU]?["']/.test(v.text);
 }
 
+/**
+ * A boolean written as another literal whose meaning is plain: `1`/`0` and `"true"`/`"false"` (any case)
+ * become `True`/`False`. Anything else (`"yes"`, `2`) is the author's to decide: no fix.
+ */
+export function booleanMeant(ctx: RuleContext, written: Value | undefined, field: string): FixChoice {
+  if (!written || !isLiteralAt(ctx, written)) return {};
+  const meant = written.kind === 'int' && (written.value === 0 || written.value === 1) ? written.value === 1 : written.kind === 'str' && /^(true|false)$/i.test(written.value) ? written.value.toLowerCase() === 'true' : undefined;
+  if (meant === undefined) return {};
+  const text = meant ? 'True' : 'False';
+  return { fix: { title: `Write ${field}=${text}`, edits: [{ range: written.range, newText: text }] } };
+}
+
+/** A bare string literal put in a list (`"toml"` → `["toml"]`), when `ok` says the string is one item the list holds. */
+export function stringInList(ctx: RuleContext, written: Value | undefined, ok: (s: string) => boolean): FixChoice {
+  return written?.kind === 'str' && isLiteralAt(ctx, written) && ok(written.value) ? { fix: inList(written) } : {};
+}
+
 /** A bare value put in a list (`"patch"` → `["patch"]`, a generator → a list). */
 export function inList(written: Value, title = 'Put it in a list'): Fix {
   return { title, edits: listOf(written) };

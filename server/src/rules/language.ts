@@ -4,14 +4,19 @@
 import { pyStrip } from '../model/literals';
 import { isCallable, isKnown } from '../model/sdk';
 import { LANGUAGE_HANDLERS } from '../sdk/members';
-import { at, familyRules, itemsOf, type CallFamily, type RuleDoc } from './declaration';
+import { pyString } from '../fixes/edits';
+import { at, familyRules, itemsOf, withChoice, type CallFamily, type RuleDoc } from './declaration';
+import { booleanMeant, isLiteralAt, stringInList } from './fixes';
 import type { Rule } from './types';
 
 
+/** What LanguageSurface accepts as a language name. */
+const LANGUAGE = /^[a-z][a-z0-9_+-]*$/;
+
 const DOCS: RuleDoc[] = [
-  { id: 'LS-001', summary: "LanguageSurface language is a lowercase name such as 'toml'." },
-  { id: 'LS-002', summary: "LanguageSurface extensions is a list or tuple of file suffixes (a bare 'toml' is refused)." },
-  { id: 'LS-003', summary: 'LanguageSurface is_exact_syntax is a bool.' },
+  { id: 'LS-001', summary: "LanguageSurface language is a lowercase name such as 'toml'.", fixable: true },
+  { id: 'LS-002', summary: "LanguageSurface extensions is a list or tuple of file suffixes (a bare 'toml' is refused).", fixable: true },
+  { id: 'LS-003', summary: 'LanguageSurface is_exact_syntax is a bool.', fixable: true },
   { id: 'LS-004', summary: 'Every LanguageSurface handler given is a callable.' },
   { id: 'LS-005', summary: 'A LanguageSurface declares at least one handler.' },
 ];
@@ -25,7 +30,11 @@ export const languageFamilies: CallFamily[] = [
         id: 'LS-001',
         check(c) {
           const v = c.arg('language');
-          return v && isKnown(v) && !(v.kind === 'str' && /^[a-z][a-z0-9_+-]*$/.test(v.value)) ? at(v, "vis.LanguageSurface requires language=<lowercase name>, such as 'toml'") : undefined;
+          if (!v || !isKnown(v) || (v.kind === 'str' && LANGUAGE.test(v.value))) return undefined;
+          // `"TOML"` → `"toml"`: the same name in lower case, when that is one.
+          const lower = v.kind === 'str' && LANGUAGE.test(v.value.toLowerCase()) && isLiteralAt(c.ctx, v) ? pyString(v.value.toLowerCase(), v.text) : undefined;
+          const fix = lower ? { title: `Change to ${lower}`, edits: [{ range: v.range, newText: lower }] } : undefined;
+          return at(v, "vis.LanguageSurface requires language=<lowercase name>, such as 'toml'", { fix });
         },
       },
       {
@@ -35,7 +44,7 @@ export const languageFamilies: CallFamily[] = [
           if (!v || !isKnown(v) || (v.kind === 'comprehension' && v.of === 'list')) return undefined;
           const message = "vis.LanguageSurface extensions must be file suffixes, such as ['toml']";
           const items = itemsOf(c.model, v);
-          if (!items) return at(v, message);
+          if (!items) return withChoice(at(v, message), stringInList(c.ctx, v, (s) => pyStrip(s) !== '' && !/[\s,]/.test(s)));
           const bad = items.find((i) => isKnown(i) && (i.kind !== 'str' || pyStrip(i.value) === ''));
           return bad ? at(bad, message) : undefined;
         },
@@ -44,7 +53,7 @@ export const languageFamilies: CallFamily[] = [
         id: 'LS-003',
         check(c) {
           const v = c.arg('is_exact_syntax');
-          return v && isKnown(v) && v.kind !== 'bool' ? at(v, 'vis.LanguageSurface is_exact_syntax must be a boolean') : undefined;
+          return v && isKnown(v) && v.kind !== 'bool' ? withChoice(at(v, 'vis.LanguageSurface is_exact_syntax must be a boolean'), booleanMeant(c.ctx, v, 'is_exact_syntax')) : undefined;
         },
       },
       {

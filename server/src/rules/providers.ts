@@ -6,7 +6,8 @@ import { pyStrip } from '../model/literals';
 import { functionNamed, isCallable, isKnown, resolve } from '../model/sdk';
 import type { Model, Value } from '../model/types';
 import { paramsOf, vocabularyValues } from '../sdk/table';
-import { accepts, at, familyRules, isDeclaration, itemsOf, paramsOfCallable, type CallCheck, type CallFamily, type Failure, type RuleDoc, type Step } from './declaration';
+import { accepts, at, familyRules, isDeclaration, itemsOf, paramsOfCallable, withChoice, type CallCheck, type CallFamily, type Failure, type RuleDoc, type Step } from './declaration';
+import { booleanMeant, nearestValue } from './fixes';
 import type { Rule } from './types';
 
 type Check = (c: CallCheck) => Failure | undefined;
@@ -34,7 +35,7 @@ function text(field: string, name = field, nonblank = false): Check {
 function bool(field: string): Check {
   return (c) => {
     const v = present(c, field);
-    return v && v.kind !== 'bool' ? at(v, `${field} must be a boolean`) : undefined;
+    return v && v.kind !== 'bool' ? withChoice(at(v, `${field} must be a boolean`), booleanMeant(c.ctx, v, field)) : undefined;
   };
 }
 
@@ -43,8 +44,8 @@ function oneOf(field: string, vocabulary: string, message: string): Check {
   return (c) => {
     const v = c.arg(field);
     if (!given(v)) return undefined;
-    const ok = v.kind === 'str' && vocabularyValues(vocabulary, c.scope).includes(v.value.toLowerCase());
-    return ok ? undefined : at(v, message);
+    const values = vocabularyValues(vocabulary, c.scope);
+    return v.kind === 'str' && values.includes(v.value.toLowerCase()) ? undefined : withChoice(at(v, message), nearestValue(c.ctx, v, values));
   };
 }
 
@@ -162,16 +163,16 @@ function callbacks(c: CallCheck): Failure | undefined {
 }
 
 const DOCS: RuleDoc[] = [
-  { id: 'PRV-001', summary: 'Provider: a non-blank id and label, is_managed a bool, preset a vis.ProviderPreset (a dict is refused).' },
+  { id: 'PRV-001', summary: 'Provider: a non-blank id and label, is_managed a bool, preset a vis.ProviderPreset (a dict is refused).', fixable: true },
   { id: 'PRV-002', summary: 'Provider callbacks are synchronous callables that take the arguments the host passes (none; auth_fn and on_selected_fn one; enrich_models_fn two; refresh_token_fn one or none).' },
-  { id: 'PRV-004', summary: 'ProviderPreset: text fields, an api_style that names a wire dialect, non-blank default models, string headers, JSON mappings.' },
-  { id: 'PRV-005', summary: 'ProviderCredential: a non-blank token, text fields, an api_style that names a wire dialect, string headers.' },
-  { id: 'PRV-006', summary: 'ProviderStatus: is_authenticated a bool, text fields, extra a JSON mapping.' },
-  { id: 'PRV-007', summary: 'ProviderModel: a non-blank name, context an int of at least 1, bool capabilities.' },
-  { id: 'PRV-008', summary: 'ProviderLimitWindow: a kind (calendar, lifetime, rolling), a unit, a size of at least 1, resets_at_ms an int.' },
-  { id: 'PRV-009', summary: 'ProviderLimit: non-blank id, label, scope, kind, precision and source from their vocabularies, finite numbers, a ProviderLimitWindow.' },
+  { id: 'PRV-004', summary: 'ProviderPreset: text fields, an api_style that names a wire dialect, non-blank default models, string headers, JSON mappings.', fixable: true },
+  { id: 'PRV-005', summary: 'ProviderCredential: a non-blank token, text fields, an api_style that names a wire dialect, string headers.', fixable: true },
+  { id: 'PRV-006', summary: 'ProviderStatus: is_authenticated a bool, text fields, extra a JSON mapping.', fixable: true },
+  { id: 'PRV-007', summary: 'ProviderModel: a non-blank name, context an int of at least 1, bool capabilities.', fixable: true },
+  { id: 'PRV-008', summary: 'ProviderLimitWindow: a kind (calendar, lifetime, rolling), a unit, a size of at least 1, resets_at_ms an int.', fixable: true },
+  { id: 'PRV-009', summary: 'ProviderLimit: non-blank id, label, scope, kind, precision and source from their vocabularies, finite numbers, a ProviderLimitWindow.', fixable: true },
   { id: 'PRV-010', summary: 'ProviderError: a non-blank type and message, data a mapping.' },
-  { id: 'PRV-011', summary: 'ProviderLimits: a status from its vocabulary, ProviderLimit rows, rpm and tpm ints of at least 0, error a ProviderError.' },
+  { id: 'PRV-011', summary: 'ProviderLimits: a status from its vocabulary, ProviderLimit rows, rpm and tpm ints of at least 0, error a ProviderError.', fixable: true },
   { id: 'G1-PRV-1', summary: 'vis.provider (G1): a non-empty id and label; every callback slot a callable or None.' },
 ];
 

@@ -7,6 +7,7 @@ import { pyRepr } from '../model/literals';
 import { allFunctions, isKnown, resolve } from '../model/sdk';
 import type { Call, Model, Value } from '../model/types';
 import { at, declarationCalls, familyRules, isDeclaration, itemsOf, type CallCheck, type CallFamily, type Failure, type RuleDoc } from './declaration';
+import { nearestValue, reportWith } from './fixes';
 import type { Rule, RuleContext } from './types';
 
 /** The Symbol analysis of each item of a catalog, or undefined when an item is not a Symbol this module analysed. */
@@ -74,11 +75,12 @@ function lookups(model: Model): { call: Call; method: 'spec' | 'help'; catalog: 
   return out;
 }
 
-function lookupRule(id: string, summary: string, check: (ctx: RuleContext, l: ReturnType<typeof lookups>[number], name: Value | undefined) => void): Rule {
+function lookupRule(id: string, summary: string, check: (ctx: RuleContext, l: ReturnType<typeof lookups>[number], name: Value | undefined) => void, fixable = false): Rule {
   return {
     id,
     severity: 'error',
     summary,
+    ...(fixable ? { fixable: true } : {}),
     check(ctx) {
       if (ctx.model.generation !== 'G2' && ctx.model.generation !== 'G3') return;
       for (const l of lookups(ctx.model)) {
@@ -105,8 +107,8 @@ export const catalogRules: Rule[] = [
   lookupRule('CAT-004', 'Catalog.spec(name) and Catalog.help(name) name a visible tool or namespace of the catalog.', (ctx, l, name) => {
     if (name?.kind !== 'str') return;
     const names = catalogNames(ctx, l.catalog);
-    if (names && !names.has(name.value)) ctx.report(name.range, `Unknown catalog name: ${pyRepr(name.value)}`);
-  }),
+    if (names && !names.has(name.value)) reportWith(ctx, name.range, `Unknown catalog name: ${pyRepr(name.value)}`, nearestValue(ctx, name, [...names]));
+  }, true),
   lookupRule('CAT-005', 'Catalog.help(name) takes a string.', (ctx, l, name) => {
     if (l.method === 'help' && name && isKnown(name) && name.kind !== 'str') ctx.report(name.range, 'Catalog name must be a string');
   }),

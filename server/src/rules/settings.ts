@@ -6,7 +6,8 @@ import { isKnown, resolve } from '../model/sdk';
 import { pyRepr } from '../model/literals';
 import type { Value } from '../model/types';
 import { vocabularyList, vocabularyValues } from '../sdk/table';
-import { at, declarationCalls, familyRules, itemsOf, type CallCheck, type CallFamily, type Failure, type RuleDoc, type Step } from './declaration';
+import { at, declarationCalls, familyRules, itemsOf, withChoice, type CallCheck, type CallFamily, type Failure, type RuleDoc, type Step } from './declaration';
+import { booleanMeant, nearestValue, stringInList } from './fixes';
 import type { Rule } from './types';
 
 const step = (id: string, check: (c: CallCheck) => Failure | undefined): Step => ({ id, check });
@@ -20,7 +21,10 @@ function kindOf(c: CallCheck): string | undefined {
 
 function lists(c: CallCheck): Failure | undefined {
   const scopes = c.arg('scopes');
-  if (scopes && isKnown(scopes) && scopes.kind !== 'none' && !isList(scopes)) return at(scopes, 'Setting scopes must be a list or tuple');
+  if (scopes && isKnown(scopes) && scopes.kind !== 'none' && !isList(scopes)) {
+    // `scopes="project"` → `["project"]`: one scope the list holds.
+    return withChoice(at(scopes, 'Setting scopes must be a list or tuple'), stringInList(c.ctx, scopes, (s) => vocabularyValues('setting-scope', c.scope).includes(s)));
+  }
   const choices = c.arg('choices');
   if (choices && isKnown(choices) && !isList(choices)) return at(choices, 'Setting choices must be a list or tuple');
   return undefined;
@@ -45,7 +49,9 @@ function host(c: CallCheck): Failure | undefined {
   }
   const type = c.arg('type');
   const kinds = vocabularyValues('setting-type', c.scope);
-  if (type && isKnown(type) && !(type.kind === 'str' && kinds.includes(type.value))) return at(type, `Setting type must be ${vocabularyList(kinds)}: Vis refuses the declaration and the extension does not load`);
+  if (type && isKnown(type) && !(type.kind === 'str' && kinds.includes(type.value))) {
+    return withChoice(at(type, `Setting type must be ${vocabularyList(kinds)}: Vis refuses the declaration and the extension does not load`), nearestValue(c.ctx, type, kinds));
+  }
   const scopes = itemsOf(c.model, c.arg('scopes'));
   if (scopes) {
     const known = vocabularyValues('setting-scope', c.scope);
@@ -53,7 +59,7 @@ function host(c: CallCheck): Failure | undefined {
     const seen = new Set<string>();
     for (const s of scopes) {
       if (!isKnown(s)) continue;
-      if (s.kind !== 'str' || !known.includes(s.value)) return at(s, `Setting scopes are ${known.join(', ')}: Vis refuses the declaration and the extension does not load`);
+      if (s.kind !== 'str' || !known.includes(s.value)) return withChoice(at(s, `Setting scopes are ${known.join(', ')}: Vis refuses the declaration and the extension does not load`), nearestValue(c.ctx, s, known));
       if (seen.has(s.value)) return at(s, `Setting scope ${pyRepr(s.value)} is listed twice: Vis refuses the declaration and the extension does not load`);
       seen.add(s.value);
     }
@@ -64,7 +70,7 @@ function host(c: CallCheck): Failure | undefined {
 function booleanDefault(c: CallCheck): Failure | undefined {
   if (kindOf(c) !== 'boolean') return undefined;
   const v = c.arg('default');
-  return v && isKnown(v) && v.kind !== 'bool' ? at(v, 'A boolean setting requires a boolean default') : undefined;
+  return v && isKnown(v) && v.kind !== 'bool' ? withChoice(at(v, 'A boolean setting requires a boolean default'), booleanMeant(c.ctx, v, 'default')) : undefined;
 }
 
 function choiceDefault(c: CallCheck): Failure | undefined {
@@ -83,9 +89,9 @@ function choiceDefault(c: CallCheck): Failure | undefined {
 }
 
 const DOCS: RuleDoc[] = [
-  { id: 'SET-001', summary: 'Setting scopes and choices are lists or tuples.' },
-  { id: 'SET-002', summary: 'What Vis refuses when a Setting is built: an id that is not lower-case snake_case or is declared twice, a type other than boolean or enum, scopes that are empty, repeated or not global, project, group, session.' },
-  { id: 'SET-003', summary: 'A boolean setting has a bool default.' },
+  { id: 'SET-001', summary: 'Setting scopes and choices are lists or tuples.', fixable: true },
+  { id: 'SET-002', summary: 'What Vis refuses when a Setting is built: an id that is not lower-case snake_case or is declared twice, a type other than boolean or enum, scopes that are empty, repeated or not global, project, group, session.', fixable: true },
+  { id: 'SET-003', summary: 'A boolean setting has a bool default.', fixable: true },
   { id: 'SET-004', summary: 'An enum setting has string choices and a default among them.' },
 ];
 

@@ -13,13 +13,9 @@ import { isKnown, resolve, sdkCall } from '../model/sdk';
 import type { Range } from '../model/types';
 import { tagsOf } from '../sdk/table';
 import { BINDING_RULE, bindingError, chainRules, withChoice, type CallFamily, type Failure, type RuleDoc } from './declaration';
-import { docstringSuggestion, dropArgument, isLiteralAt, nearestValue, type FixChoice } from './fixes';
+import { booleanMeant, docstringSuggestion, dropArgument, isLiteralAt, nearestValue, type FixChoice } from './fixes';
 import type { Rule, RuleContext, Severity } from './types';
-import { callsOf, isIdentifier, keyword } from './util';
-
-const inside = (r: Range, outer: Range) =>
-  (r.start.line > outer.start.line || (r.start.line === outer.start.line && r.start.character >= outer.start.character)) &&
-  (r.end.line < outer.end.line || (r.end.line === outer.end.line && r.end.character <= outer.end.character));
+import { callsOf, inside, isIdentifier, keyword } from './util';
 
 /**
  * An issue where the declaration is written, pointing back at the Symbol that exports it when that is
@@ -41,9 +37,7 @@ function issueFix(ctx: RuleContext, info: SymbolInfo, issue: Issue): FixChoice {
   switch (issue.rule) {
     case 'SYM-001': {
       // `is_hidden=1` / `"true"`: the boolean meant.
-      if (!isLiteralAt(ctx, arg.value)) return {};
-      const meant = v.kind === 'int' && (v.value === 0 || v.value === 1) ? v.value === 1 : v.kind === 'str' && /^(true|false)$/i.test(v.value) ? v.value.toLowerCase() === 'true' : undefined;
-      return meant === undefined ? {} : { fix: { title: `Write is_hidden=${meant ? 'True' : 'False'}`, edits: [{ range: arg.value.range, newText: meant ? 'True' : 'False' }] } };
+      return booleanMeant(ctx, arg.value, 'is_hidden');
     }
     case 'SYM-003': {
       // `name="read-file"` → `name="read_file"`: the same words joined by `_`.

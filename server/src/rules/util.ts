@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { runtimeCallsOf } from '../model/runtime';
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
-import type { Argument, Call, Model, Value } from '../model/types';
+import type { Argument, Call, Model, Range, Value } from '../model/types';
 import { dropArgument, nearestKeyword, reportWith } from './fixes';
 import { acceptedKeywords, bindSdkCall, memberOfCall, paramsOf, pythonCallName, scopeOf, takesAnyKeyword } from '../sdk/table';
 import type { Rule, RuleContext, Severity } from './types';
@@ -10,6 +10,14 @@ import type { Rule, RuleContext, Severity } from './types';
 /** Calls in the file that resolve to the given SDK member. */
 export function callsOf(model: Model, flavour: 'typed' | 'g1', member: string): Call[] {
   return model.sdkCalls.get(`${flavour}.${member}`) ?? [];
+}
+
+/** Whether range `r` lies within `outer`. */
+export function inside(r: Range, outer: Range): boolean {
+  return (
+    (r.start.line > outer.start.line || (r.start.line === outer.start.line && r.start.character >= outer.start.character)) &&
+    (r.end.line < outer.end.line || (r.end.line === outer.end.line && r.end.character <= outer.end.character))
+  );
 }
 
 export function keyword(call: Call, name: string): Argument | undefined {
