@@ -1,8 +1,9 @@
 // The workspace program on generated workspaces of 50, 500 and 2,000 extension files (packages of an
 // entry, its pyproject.toml with source_paths, and three sibling modules: __init__, a namespace class,
 // records): indexing time and peak RSS per size (each size in a fresh process, so RSS is its own), and
-// an edit in a sibling module → fresh diagnostics on its entry. Baseline, in the same run: the
-// analysis of one extension file alone (parse + model + rules).
+// an edit in a sibling module → fresh diagnostics on its entry. Baselines, in the same run: the
+// analysis of one extension file alone (parse + model + rules), and for RSS, a child process that
+// indexes an empty folder (what every size pays before a module is read).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -81,6 +82,18 @@ export function generateWorkspace(dir: string, files: number): number {
   return packages;
 }
 
+/**
+ * In a child process: peak RSS of what every size pays before a module is read (Node, the code, the
+ * parser's runtimes, a program over an empty folder), the baseline of the RSS column.
+ */
+async function emptyChild(dir: string): Promise<void> {
+  await initParser();
+  const program = new Program({ root: dir });
+  program.configure({ watched: [dir] });
+  for (const u of program.index()) program.analysis(u);
+  process.stdout.write(JSON.stringify({ rss: process.resourceUsage().maxRSS / 1024 }));
+}
+
 /** In a child process: index one workspace and report time, modules and peak RSS. */
 async function child(dir: string): Promise<void> {
   await initParser();
@@ -126,9 +139,19 @@ export default async function run(): Promise<void> {
     if (i >= 0) single.push(performance.now() - t);
   }
   const base = median(single);
-  console.log('| workspace | packages | modules checked | index ms | ms per module / single-file analysis | peak RSS MB | sibling edit → entry diagnostics, median ms |');
-  console.log('|---|---|---|---|---|---|---|');
-  console.log(`| single-file analysis (baseline) | | 1 | ${base.toFixed(2)} | 1.00 | | |`);
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-program-'));
+  let emptyRss: number;
+  try {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--empty-child', empty], { encoding: 'utf8', cwd: path.join(__dirname, '..') });
+    if (r.status !== 0) throw new Error(r.stderr || `child exited ${r.status}`);
+    emptyRss = (JSON.parse(r.stdout) as { rss: number }).rss;
+  } finally {
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+  console.log('| workspace | packages | modules checked | index ms | ms per module / single-file analysis | peak RSS MB | peak RSS beyond the empty folder MB | sibling edit → entry diagnostics, median ms |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(`| single-file analysis (baseline) | | 1 | ${base.toFixed(2)} | 1.00 | | | |`);
+  console.log(`| empty folder (RSS baseline: Node, the code, the parser) | 0 | 0 | | | ${emptyRss.toFixed(0)} | 0 | |`);
   const rows: { files: number; ms: number }[] = [];
   for (const files of SIZES) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-program-'));
@@ -138,7 +161,7 @@ export default async function run(): Promise<void> {
       if (r.status !== 0) throw new Error(r.stderr || `child exited ${r.status}`);
       const m = JSON.parse(r.stdout) as { ms: number; modules: number; rss: number; edit: number };
       rows.push({ files, ms: m.ms });
-      console.log(`| ${files} files | ${packages} | ${m.modules} | ${m.ms.toFixed(0)} | ${(m.ms / m.modules / base).toFixed(2)} | ${m.rss.toFixed(0)} | ${m.edit.toFixed(2)} |`);
+      console.log(`| ${files} files | ${packages} | ${m.modules} | ${m.ms.toFixed(0)} | ${(m.ms / m.modules / base).toFixed(2)} | ${m.rss.toFixed(0)} | ${(m.rss - emptyRss).toFixed(0)} | ${m.edit.toFixed(2)} |`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -147,6 +170,12 @@ export default async function run(): Promise<void> {
   console.log(`growth from ${rows[0].files} to ${rows[rows.length - 1].files} files: ${growth.toFixed(2)} × linear (1.00 = linear). Targets: 500 files ≤ 3,000 ms and ≤ 150 MB; sibling edit ≤ 50 ms.`);
 }
 
+if (process.argv[2] === '--empty-child') {
+  emptyChild(process.argv[3]).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
 if (process.argv[2] === '--child') {
   child(process.argv[3]).catch((e) => {
     console.error(e);

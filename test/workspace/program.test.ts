@@ -295,6 +295,34 @@ describe('change', () => {
     assert.equal(again.contract.returns.kind, 'record');
   });
 
+  it('keeps rule units only where a module reads an open document: closed modules keep their findings alone, and the results are the same', () => {
+    const entry = NOTES.files[NOTES.entry].replace('name="notes"', 'name=""');
+    const p = make({ ...NOTES.files, [NOTES.entry]: entry });
+    const closed = new Program({ root: p.root });
+    const uris = closed.index();
+    const results = (program: Program) => uris.map((u) => [u.slice(p.uri('').length + 1), shown(program.analysis(u)?.findings ?? [])]);
+    const expected = results(closed);
+    assert.deepEqual(expected.find(([u]) => u === NOTES.entry)?.[1], ['EXT-003@5:9 vis.Extension requires name=<non-empty string>']);
+    const none = { rules: { computed: 0, reused: 0 }, symbols: { computed: 0, reused: 0 } };
+    for (const u of uris) assert.deepEqual(closed.unitCounts(u), none, `${u}: nobody has it or what it imports open`);
+    // tools.py open: the modules that read it (the entry, the package's __init__) keep their units for its next version.
+    const tools = p.uri(NOTES.tools);
+    const doc = { version: 1, text: NOTES.files[NOTES.tools] };
+    const open = new Program({ root: p.root, open: (u) => (u === tools ? doc : undefined) });
+    open.index();
+    assert.deepEqual(results(open), expected);
+    const first = open.unitCounts(p.uri(NOTES.entry));
+    assert.ok(first.rules.computed > 0 && first.symbols.computed === 1, JSON.stringify(first));
+    assert.deepEqual(open.unitCounts(p.uri(NOTES.records)), none, 'records.py reads no open document');
+    doc.version = 2;
+    doc.text += '\n';
+    for (const u of open.affected([tools])) open.analysis(u);
+    assert.deepEqual(results(open), expected);
+    const next = open.unitCounts(p.uri(NOTES.entry));
+    assert.equal(next.rules.computed, first.rules.computed, 'no rule unit of the entry checked again');
+    assert.ok(next.rules.reused > first.rules.reused, 'the entry reuses its rule units');
+  });
+
   it('keeps no model of an older version alive: opened, edited and closed, each module holds only its current version', async () => {
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as () => void;

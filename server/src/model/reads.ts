@@ -163,27 +163,30 @@ export class TrackedMap<K, V> extends Map<K, V> {
 }
 
 /**
- * Makes every property read of a model noted while recording (in place: properties become accessors
- * over the same values; maps become TrackedMaps). Returns the model. The accessors are shared by every
- * model (one pair per property name, reading the model's own values through `this`): a model costs its
- * values and one record of them, not a closure per property.
+ * A model whose every property read is noted while recording: a copy of `model` (which is not used
+ * afterwards) whose properties are accessors over the same values, maps made TrackedMaps. The
+ * accessors are shared by every model (one pair per property name, reading the model's own values
+ * through `this`), and the copy is built property by property in the same order every time, so every
+ * tracked model has one shape: a model costs its values and one record of them, not a closure per
+ * property or a property dictionary of its own.
  */
 export function trackModel<M extends Model>(model: M): M {
   const raw: Record<string, unknown> = {};
-  const m = model as unknown as Tracked & Record<string, unknown>;
-  Object.defineProperty(model, RAW, { value: raw, enumerable: false });
+  const m = model as unknown as Record<string, unknown>;
+  const tracked = {} as Tracked;
+  Object.defineProperty(tracked, RAW, { value: raw, enumerable: false });
   for (const key of Object.keys(model)) {
-    raw[key] = wrap(model, key, m[key]);
-    Object.defineProperty(model, key, accessorsOf(key));
+    raw[key] = wrap(tracked, key, m[key]);
+    Object.defineProperty(tracked, key, accessorsOf(key));
   }
   // Optional properties set later (an absent `script`, `unanalysed`, `generation`) are read as undefined:
   // noted too.
   for (const key of OPTIONAL) {
     if (key in raw) continue;
     raw[key] = undefined;
-    Object.defineProperty(model, key, optionalAccessorsOf(key));
+    Object.defineProperty(tracked, key, accessorsOf(key, true));
   }
-  return model;
+  return tracked as M;
 }
 
 const OPTIONAL = ['generation', 'script', 'unanalysed', 'sdk'];
@@ -193,14 +196,17 @@ function wrap(model: Model, key: string, v: unknown): unknown {
 }
 
 const accessors = new Map<string, PropertyDescriptor>();
-const optionalAccessors = new Map<string, PropertyDescriptor>();
 
-/** The accessors of a model property present when the model was tracked. */
-function accessorsOf(key: string): PropertyDescriptor {
-  let d = accessors.get(key);
+/**
+ * The accessors of a model property: present when the model was tracked, or optional (absent then,
+ * not enumerable until set).
+ */
+function accessorsOf(key: string, optional = false): PropertyDescriptor {
+  const id = optional ? `?${key}` : key;
+  let d = accessors.get(id);
   if (!d) {
     d = {
-      enumerable: true,
+      enumerable: !optional,
       configurable: true,
       get(this: Tracked) {
         const v = this[RAW]![key];
@@ -209,31 +215,10 @@ function accessorsOf(key: string): PropertyDescriptor {
       },
       set(this: Tracked, v: unknown) {
         this[RAW]![key] = wrap(this, key, v);
+        if (optional) Object.defineProperty(this, key, { enumerable: true });
       },
     };
-    accessors.set(key, d);
-  }
-  return d;
-}
-
-/** The accessors of an optional model property absent when the model was tracked (enumerable once set). */
-function optionalAccessorsOf(key: string): PropertyDescriptor {
-  let d = optionalAccessors.get(key);
-  if (!d) {
-    d = {
-      enumerable: false,
-      configurable: true,
-      get(this: Tracked) {
-        const v = this[RAW]![key];
-        recorder?.prop(this, key, v);
-        return v;
-      },
-      set(this: Tracked, v: unknown) {
-        this[RAW]![key] = v;
-        Object.defineProperty(this, key, { enumerable: true });
-      },
-    };
-    optionalAccessors.set(key, d);
+    accessors.set(id, d);
   }
   return d;
 }

@@ -135,6 +135,9 @@ export interface ModuleTool {
 
 const toUri = (file: string) => pathToFileURL(file).href;
 
+/** How many workspace modules `readsOpen` follows from one module before it takes it to read an open one. */
+const READS_OPEN_BOUND = 200;
+
 // A module's SDK profile is computed again for each version: results kept between versions compare what it says.
 compareModelProperty('sdk', sameProfile);
 
@@ -378,9 +381,28 @@ export class Program {
     }
   }
 
-  /** An editor closed the document: its tree is freed, and the file on disk is what counts from now on. */
+  /**
+   * An editor closed the document: its tree is freed, and the file on disk is what counts from now on. A
+   * document with no file behind it (untitled, never saved, deleted) is forgotten altogether: nothing
+   * reads it again, and an editor session opens and closes thousands of them.
+   */
   closed(uri: string): void {
     this.modules.release(uri);
+    if (this.stamp(uri) === undefined) this.forget(uri);
+  }
+
+  /** Everything kept for a module (by URI) that is gone. */
+  private forget(uri: string): void {
+    this.modules.forget(uri);
+    this.joins.delete(uri);
+    this.units.delete(uri);
+    this.importsCache.delete(uri);
+    this.targets.delete(uri);
+    this.reportedBy.delete(uri);
+    for (const by of this.reportedBy.values()) by.delete(uri);
+    for (const readers of this.readers.values()) readers.delete(uri);
+    for (const entry of [true, false]) this.scopes.delete(`${entry}|${uri}`);
+    this.paths.delete(uri);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -786,10 +808,10 @@ export class Program {
     if (!j.infos) {
       const file = filePathOf(uri);
       const entry = !file || this.role(uri) !== 'module';
-      const units = this.unitsOf(uri);
+      const units = this.keptUnits(uri);
       const outer = this.joining;
       this.joining = j;
-      units.symbols.begin();
+      units?.symbols.begin();
       this.currents.clear();
       try {
         // In a sliced job the modules a join reads are analysed to their end; the join itself stops
@@ -802,11 +824,11 @@ export class Program {
             entry,
             scope: this.scopeFor(uri, j.analysis.model, file, entry),
             // Through the program, not this object: a lazy contract keeps these options, and must not keep units the module let go.
-            memo: (call, analyse) => this.unitsOf(uri).symbols.get(call, analyse),
+            memo: units && ((call, analyse) => this.unitsOf(uri).symbols.get(call, analyse)),
             version: () => this.joinsMade,
           }),
         );
-        units.symbols.sweep();
+        units?.symbols.sweep();
       } catch (e) {
         if (e instanceof SliceExpired) throw e;
         // A fault in the static analysis must not take the module's other results down with it.
@@ -843,12 +865,12 @@ export class Program {
     if (!j) return [];
     if (!j.findings) {
       const model = j.analysis.model;
-      const units = this.unitsOf(uri);
+      const units = this.keptUnits(uri);
       const outer = this.joining;
       try {
         // Rules may read parts of the model lazily (parameters parse on first use): contained too.
         j.findings = unsliced(() => guarded(() => {
-          units.beginRules();
+          units?.beginRules();
           this.currents.clear();
           this.joining = j;
           const found = runRules(model, this.policyFor(uri), allRules, {
@@ -860,7 +882,7 @@ export class Program {
             source: () => this.sourceOf(j.analysis),
             keepMasked: true,
           });
-          units.endRules();
+          units?.endRules();
           return found;
         }));
       } catch (e) {
@@ -884,6 +906,37 @@ export class Program {
       this.settle(uri, j);
     }
     return j.findings;
+  }
+
+  /**
+   * The units of a module, or none for a module that would let them go as soon as its findings are
+   * known (see `settle`): nobody has it open, nor any workspace module it imports, directly or not.
+   * Its rules and Symbol analysis then run without noting what they read.
+   */
+  private keptUnits(uri: string): ModuleUnits | undefined {
+    return this.readsOpen(uri) ? this.unitsOf(uri) : undefined;
+  }
+
+  /**
+   * Whether a module, or a workspace module it imports (directly or not), is open in an editor. A
+   * module that imports more than READS_OPEN_BOUND workspace modules is taken to read one (it keeps
+   * its units, as every module did before), so this stays cheap in a package of thousands of modules.
+   */
+  private readsOpen(uri: string): boolean {
+    if (this.overlay || this.open(uri)) return true;
+    const external = this.environment(uri)?.external ?? [];
+    const seen = new Set<string>();
+    const queue = [uri];
+    while (queue.length) {
+      for (const file of this.imports(queue.pop()!)) {
+        if (seen.has(file) || external.some((d) => inside(file, d))) continue;
+        if (seen.add(file).size > READS_OPEN_BOUND) return true;
+        const dep = toUri(file);
+        if (this.open(dep)) return true;
+        queue.push(dep);
+      }
+    }
+    return false;
   }
 
   /**
