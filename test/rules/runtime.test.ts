@@ -248,7 +248,9 @@ cases.push(
     good:
       G3 +
       'from dataclasses import dataclass\nfrom enum import Enum\nfrom typing import Literal\nfrom acme.types import Mode\n\nclass Color(Enum):\n    RED = "red"\n\nclass Plain:\n    pass\n\n@dataclass\nclass Reading:\n    value: int\n\n' +
-      'def measure(color: Literal["red"], mode: Mode, plain: Plain, rows: list[dict], pairs: dict[str, int], when: "Undefined", made: make_type()) -> dict:\n    """Measure."""\n    return {}\n\n' +
+      // A name bound twice (an Enum, then a Literal alias): which one the SDK sees is not certain.
+      'class Shade(Enum):\n    DARK = "dark"\n\nShade = Literal["dark", "light"]\n\n' +
+      'def measure(color: Literal["red"], mode: Mode, plain: Plain, shade: Shade, rows: list[dict], pairs: dict[str, int], when: "Undefined", made: make_type()) -> dict:\n    """Measure."""\n    return {}\n\n' +
       'def reading() -> list[Reading]:\n    """Read."""\n    return []\n\n' +
       'def helper(color: Color) -> Color:\n    return color\n\n' +
       'vis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(measure), vis.Symbol(reading)]))\n',

@@ -99,7 +99,7 @@ function astType(node: Expr, scope: ModuleScope, ctx: TypeContext, seen: Seen): 
     }
   }
   const resolved = node.type === 'Name' || node.type === 'Attribute' ? annotationName(node, scope, ctx) : ({ k: 'unknown' } as PyObj);
-  if (resolved.k !== 'unknown') return objType(resolved, ctx, seen);
+  if (resolved.k !== 'unknown') return rebound(scope, node) ? uncertain(objType(resolved, ctx, seen)) : objType(resolved, ctx, seen);
   if (node.type === 'Name') noteUnfollowed(node.id, scope, ctx);
   return unresolved(unparse(node));
 }
@@ -181,7 +181,8 @@ function objType(o: PyObj, ctx: TypeContext, seen: Seen): TypeSpec {
 
 /** An evaluated annotation. */
 type Ann =
-  | { a: 'obj'; o: PyObj }
+  /** `rebound`: the name is bound more than once in its module, so which object Python sees is not certain. */
+  | { a: 'obj'; o: PyObj; rebound?: true }
   | { a: 'none' }
   /** typing.Union or types.UnionType: flat, distinct, at least two members. */
   | { a: 'union'; args: Ann[] }
@@ -220,7 +221,7 @@ function evalAnn(node: Expr, scope: ModuleScope, ctx: TypeContext, depth: number
         const reason = node.type === 'Name' ? nameReason(node.id, scope, ctx) : `\`${unparse(node)}\` is not known statically`;
         return { a: 'unknown', reason, text: unparse(node) };
       }
-      return { a: 'obj', o };
+      return rebound(scope, node) ? { a: 'obj', o, rebound: true } : { a: 'obj', o };
     }
     case 'BinOp':
       if (node.op === '|') return unionOperator(evalAnn(node.left, scope, ctx, depth + 1), evalAnn(node.right, scope, ctx, depth + 1), unparse(node));
@@ -384,7 +385,7 @@ function annSpec(x: Ann, scope: ModuleScope, ctx: TypeContext, seen: Seen): Type
     case 'none':
       return nul();
     case 'obj':
-      return objType(x.o, ctx, seen);
+      return x.rebound ? uncertain(objType(x.o, ctx, seen)) : objType(x.o, ctx, seen);
     case 'union':
       return { kind: 'union', name: 'union', arguments: x.args.map((a) => annSpec(a, scope, ctx, seen)) };
     case 'literal':
@@ -428,6 +429,17 @@ const origins = new WeakMap<TypeSpec, OpaqueOrigin>();
 /** What an opaque TypeSpec the engine built stands for, when it is certainly one of the kinds the docs warn against. */
 export function opaqueOrigin(t: TypeSpec): OpaqueOrigin | undefined {
   return origins.get(t);
+}
+
+/** A name the module binds more than once (a class, then an alias of the same name): the object Python sees depends on the order. */
+function rebound(scope: ModuleScope, node: Expr): boolean {
+  return node.type === 'Name' && (scope.model.bindings.get(node.id)?.length ?? 0) > 1;
+}
+
+/** The type without the certainty of what its opaque class is. */
+function uncertain(t: TypeSpec): TypeSpec {
+  origins.delete(t);
+  return t;
 }
 
 function opaque(name: string, origin: OpaqueOrigin | undefined): TypeSpec {

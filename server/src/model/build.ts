@@ -165,6 +165,8 @@ export class ModelBuilder {
   private calls = new Map<string, { text: string; call: Call }>();
   /** Segments read (parsed) in the last build, for tests and the benchmarks. */
   read = 0;
+  /** Regions scanned for syntax errors in the last build (the others' scans were kept), for tests and the benchmarks. */
+  scanned = 0;
   /** The syntax scan of each segment of the last build. */
   private scans = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
 
@@ -244,12 +246,16 @@ export class ModelBuilder {
     const next = memoInSlice('scans', doc, () => new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>());
     const out: PySyntaxError[] = [];
     const NONE: TreeError[] = [];
+    this.scanned = 0;
     for (let i = 0; i < segments.length; i++) {
       const seg = segments[i];
       let atEof = i === segments.length - 1;
       // Kept with the segment (the same object while its text does not change), while it starts on the same line.
       const kept = this.scans.get(seg) ?? next.get(seg);
-      let scan = kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : (checkpoint(), scanRegion(text, seg.start, seg.end, seg.row, atEof));
+      // A region without errors moved by lines added or removed above it scans as it did, its lines moved
+      // with it (an error's message may name a line: such a region is scanned again).
+      const moved = kept && kept.atEof === atEof && kept.row !== seg.row && clean(kept.scan) ? moveScan(kept.scan, seg.row - kept.row) : undefined;
+      let scan = moved ?? (kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : (checkpoint(), this.scanned++, scanRegion(text, seg.start, seg.end, seg.row, atEof)));
       next.set(seg, kept?.scan === scan ? kept : { row: seg.row, atEof, scan });
       let tree = fragments[i].treeErrors.length ? fragments[i].treeErrors.map(treeError) : NONE;
       if (!atEof && (scan.unclosed || /^unterminated triple-quoted/.test(scan.tokenizer?.message ?? ''))) {
@@ -281,6 +287,24 @@ function atContinuation(e: PyError, scan: RegionScan, text: string, lineStarts: 
     return /[\w)\]}"']$/.test(code) ? { ...e, line, col: code.length - 1, endLine: line, endCol: code.length } : e;
   }
   return e;
+}
+
+/** Whether a region's scan found nothing wrong. */
+function clean(scan: RegionScan): boolean {
+  return !scan.tokenizer && !scan.unclosed && !scan.parser.length && !scan.compile.length;
+}
+
+/** A clean region's scan with every line `rows` further down (columns stay). */
+function moveScan(scan: RegionScan, rows: number): RegionScan {
+  const lines = (ls: number[]) => ls.map((l) => l + rows);
+  return {
+    parser: [],
+    compile: [],
+    indents: scan.indents,
+    continuation: lines(scan.continuation),
+    decorators: lines(scan.decorators),
+    logical: lines(scan.logical),
+  };
 }
 
 /** The range of an error: its place, on its first line only (a broken region may span the rest of the file). */
@@ -336,20 +360,28 @@ function moveFragment(f: Fragment, rows: number): Fragment {
 }
 
 function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknown {
-  if (!v || typeof v !== 'object') return v;
-  const o = v as Record<string, unknown>;
-  // Positions and ranges are leaves nothing holds by identity: copied without being remembered.
-  if (typeof o.line === 'number' && typeof o.character === 'number') return movePos(o, rows);
-  const start = o.start as Record<string, unknown> | undefined;
-  if (start && typeof start.line === 'number' && isRange(o)) return { start: movePos(start, rows), end: movePos(o.end as Record<string, unknown>, rows) };
-  const done = seen.get(v);
-  if (done !== undefined) return done;
+  if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
+    const done = seen.get(v);
+    if (done !== undefined) return done;
     const out: unknown[] = new Array(v.length);
     seen.set(v, out);
-    for (let i = 0; i < v.length; i++) out[i] = moveValue(v[i], rows, seen);
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      out[i] = x === null || typeof x !== 'object' ? x : moveValue(x, rows, seen);
+    }
     return out;
   }
+  const o = v as Record<string, unknown>;
+  // Positions and ranges are leaves nothing holds by identity: copied without being remembered.
+  if (typeof o.line === 'number' && typeof o.character === 'number') return { line: o.line + rows, character: o.character };
+  const start = o.start as Record<string, unknown> | undefined;
+  if (start !== undefined && start !== null && typeof start === 'object' && typeof start.line === 'number' && isRange(o)) {
+    const end = o.end as { line: number; character: number };
+    return { start: { line: (start.line as number) + rows, character: start.character }, end: { line: end.line + rows, character: end.character } };
+  }
+  const done = seen.get(v);
+  if (done !== undefined) return done;
   if (v instanceof Set) {
     const out = new Set<unknown>();
     seen.set(v, out);
@@ -377,16 +409,19 @@ function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknow
     }
     return out;
   }
-  for (const key in o) out[key] = moveValue(o[key], rows, seen);
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const x = o[key];
+    out[key] = x === null || typeof x !== 'object' ? x : moveValue(x, rows, seen);
+  }
   return out;
-}
-
-function movePos(p: Record<string, unknown>, rows: number): unknown {
-  return { line: (p.line as number) + rows, character: p.character };
 }
 
 /** An object that is a range and nothing more (`{ start, end }`). */
 function isRange(o: Record<string, unknown>): boolean {
+  const end = o.end as Record<string, unknown> | undefined;
+  if (end === undefined || end === null || typeof end !== 'object') return false;
   let n = 0;
   for (const key in o) if (++n > 2 || (key !== 'start' && key !== 'end')) return false;
   return n === 2;

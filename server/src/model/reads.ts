@@ -11,6 +11,7 @@
 // The rule framework (server/src/rules/index.ts: `ctx.unit`) and the Symbol analysis (the program's
 // joins) record per unit of work (a call, a Symbol) and check the reads against the current models
 // before reusing a result, so a new rule gets this for free.
+import { derivedCache } from './derived';
 import type { Model } from './types';
 
 interface ModelReads {
@@ -262,38 +263,81 @@ export function stillValid(reads: Reads, current: (model: Model) => Model | unde
   return true;
 }
 
+/**
+ * What changed from one version of a model to another: the properties whose values differ, and per map
+ * the keys whose values differ. Computed once per pair of versions, so that checking a unit's reads is
+ * a lookup per read rather than a comparison of what it read (a list of every call, a map read whole).
+ * A unit's recorded values are those of the version its reads name (recorded there, or found the same
+ * there by the last check), so comparing that version with the current one is comparing them.
+ */
+interface ModelDiff {
+  props: Set<string>;
+  /** Per map: the keys whose values differ (absent: the map is the same). */
+  maps: Map<string, Set<unknown>>;
+}
+
+/** The last difference computed from each version (to a version it does not keep alive). */
+const diffs = derivedCache<{ cur: WeakRef<Model>; diff: ModelDiff | undefined }>();
+
+function diffOf(old: Model, cur: Model): ModelDiff | undefined {
+  const kept = diffs.get(old);
+  if (kept && kept.cur.deref() === cur) return kept.diff;
+  const diff = computeDiff(old, cur);
+  diffs.set(old, { cur: new WeakRef(cur), diff });
+  return diff;
+}
+
+/** The difference of two versions (undefined when either is not tracked: nothing can be said to be the same). */
+function computeDiff(old: Model, cur: Model): ModelDiff | undefined {
+  const a = rawOf(old);
+  const b = rawOf(cur);
+  if (!a || !b) return undefined;
+  const diff: ModelDiff = { props: new Set(), maps: new Map() };
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const x = a[key];
+    const y = b[key];
+    if (x instanceof TrackedMap && y instanceof TrackedMap) {
+      const changed = new Set<unknown>();
+      for (const [k, v] of x.all()) if (!sameItems(v, y.peek(k))) changed.add(k);
+      for (const [k] of y.all()) if (x.peek(k) === undefined && !x.has(k)) changed.add(k);
+      if (changed.size) diff.maps.set(key, changed);
+    } else if (x instanceof TrackedMap || y instanceof TrackedMap) {
+      diff.props.add(key);
+      diff.maps.set(key, new Set([ANY_KEY]));
+    } else if (!same(key, x, y)) diff.props.add(key);
+  }
+  return diff;
+}
+
+/** Stands for every key of a map that is not a map in both versions. */
+const ANY_KEY = Symbol('any key');
+
 function unchanged(r: ModelReads, current: (model: Model) => Model | undefined): boolean {
   const old = r.model;
   const cur = current(old);
   if (!cur) return false;
   if (cur === old) return true;
-  const a = rawOf(old);
-  const b = rawOf(cur);
-  if (!a || !b) return false;
-  for (const key of QUALIFYING) if (!same(key, a[key], b[key])) return false;
-  const props = r.props;
-  if (props) for (let i = 0; i < props.length; i += 2) if (!same(props[i] as string, props[i + 1], b[props[i] as string])) return false;
-  let ok = true;
-  r.lookups?.forEach((keys, map) => {
-    const m = b[map];
-    if (!ok || !(m instanceof TrackedMap)) {
-      ok = false;
-      return;
-    }
-    keys.forEach((v, k) => {
-      if (ok && !sameItems(v, m.peek(k))) ok = false;
+  const diff = diffOf(old, cur);
+  if (!diff) return false;
+  const changed = diff.props;
+  if (changed.size) {
+    for (const key of QUALIFYING) if (changed.has(key)) return false;
+    const props = r.props;
+    if (props) for (let i = 0; i < props.length; i += 2) if (changed.has(props[i] as string)) return false;
+  }
+  if (diff.maps.size) {
+    let ok = true;
+    r.lookups?.forEach((keys, map) => {
+      const ch = diff.maps.get(map);
+      if (!ok || !ch) return;
+      if (ch.has(ANY_KEY)) ok = false;
+      else keys.forEach((_, k) => {
+        if (ch.has(k)) ok = false;
+      });
     });
-  });
-  if (!ok) return false;
-  if (r.whole) {
-    for (const map of r.whole) {
-      const x = a[map];
-      const y = b[map];
-      if (!(x instanceof TrackedMap) || !(y instanceof TrackedMap)) return false;
-      const xs = x.all();
-      if (xs.length !== y.all().length) return false;
-      for (const [k, v] of xs) if (!sameItems(v, y.peek(k))) return false;
-    }
+    if (!ok) return false;
+    if (r.whole) for (const map of r.whole) if (diff.maps.has(map)) return false;
   }
   return true;
 }

@@ -4,7 +4,7 @@
 // the signature, when that line is the tool's apropos preview (DESIGN-002), and a parameter or return the
 // contract shows as an opaque name where the model needs its structure (DESIGN-003). Warnings: Vis loads
 // such tools.
-import type { ToolInfo } from '../contracts/symbols';
+import type { SymbolInfo, ToolInfo } from '../contracts/symbols';
 import { opaqueOrigin, type OpaqueOrigin } from '../contracts/typespec';
 import type { TypeSpec } from '../contracts/types';
 import { isDataclass, scopeOf } from '../contracts/scope';
@@ -20,18 +20,27 @@ const POSITION = /^(?:page|next|prev|previous|continuation|cursor|sync|resume|st
 /** A word every name CREDENTIAL matches contains: a def whose text has none has no such parameter, and its parameters are not read. */
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|api_?key|access_key|private_key|credential/i;
 
+/** The tool defs of each list of Symbol analyses, with their tools (the design rules all read them). */
+const defs = new WeakMap<readonly SymbolInfo[], { tools: Map<FunctionDecl, ToolInfo>; decls: FunctionDecl[] }>();
+
 /** The tools defined in this file, once each (a function exported twice is one definition). */
-function toolsDefined(ctx: RuleContext): Map<FunctionDecl, ToolInfo> {
-  const out = new Map<FunctionDecl, ToolInfo>();
-  for (const info of ctx.symbols()) {
+function defined(ctx: RuleContext): { tools: Map<FunctionDecl, ToolInfo>; decls: FunctionDecl[] } {
+  const infos = ctx.symbols();
+  const kept = defs.get(infos);
+  if (kept) return kept;
+  const tools = new Map<FunctionDecl, ToolInfo>();
+  for (const info of infos) {
     for (const tool of info.tools) {
-      if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri) && !out.has(tool.decl)) out.set(tool.decl, tool);
+      if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri) && !tools.has(tool.decl)) tools.set(tool.decl, tool);
     }
   }
-  return out;
+  const entry = { tools, decls: [...tools.keys()] };
+  defs.set(infos, entry);
+  return entry;
 }
 
-const toolDefs = (ctx: RuleContext) => [...toolsDefined(ctx).keys()];
+const toolsDefined = (ctx: RuleContext) => defined(ctx).tools;
+const toolDefs = (ctx: RuleContext) => defined(ctx).decls;
 
 // DESIGN-003: the contract engine says which opaque types are an Enum, a TypedDict, a NamedTuple, a path or a
 // bare list/dict/tuple (contracts/typespec.ts `opaqueOrigin`); the rule reads the tool's contract.
@@ -73,15 +82,37 @@ const SAFE_MODULES = new Set(['typing', 'typing_extensions', 'collections.abc', 
 function mayHoldOpaque(model: Model, fn: FunctionDecl): boolean {
   const header = signatureText(fn);
   if (/\b(?:list|dict|tuple)\b(?!\s*\[)/.test(header)) return true;
-  const scope = scopeOf(model);
-  for (const m of header.matchAll(/[A-Za-z_]\w*/g)) {
-    for (const b of model.bindings.get(m[0]) ?? []) {
-      if (b.kind === 'function' || (b.kind === 'class' && isDataclass(scope, b.decl))) continue;
-      if (b.kind === 'import' && SAFE_MODULES.has(b.binding.module) && b.binding.name !== 'NamedTuple' && b.binding.name !== 'TypedDict') continue;
-      return true;
+  const names = typeNames(model);
+  if (names.size > 16) {
+    for (const m of header.matchAll(/[A-Za-z_]\w*/g)) if (names.has(m[0])) return true;
+    return false;
+  }
+  for (const name of names) {
+    for (let i = header.indexOf(name); i !== -1; i = header.indexOf(name, i + 1)) {
+      if (!/\w/.test(header[i - 1] ?? '') && !/\w/.test(header[i + name.length] ?? '')) return true;
     }
   }
   return false;
+}
+
+const typeNamesOf = new WeakMap<Model, Set<string>>();
+
+/** The names the module binds to something that may be a warned type: anything but a def, a dataclass or a typing form (once per model). */
+function typeNames(model: Model): Set<string> {
+  let names = typeNamesOf.get(model);
+  if (names) return names;
+  names = new Set();
+  const scope = scopeOf(model);
+  for (const [name, bindings] of model.bindings) {
+    for (const b of bindings) {
+      if (b.kind === 'function' || (b.kind === 'class' && isDataclass(scope, b.decl))) continue;
+      if (b.kind === 'import' && SAFE_MODULES.has(b.binding.module) && b.binding.name !== 'NamedTuple' && b.binding.name !== 'TypedDict') continue;
+      names.add(name);
+      break;
+    }
+  }
+  typeNamesOf.set(model, names);
+  return names;
 }
 
 /** The `def` line(s) up to the body: parameters, annotations, defaults and the return annotation. */
@@ -143,6 +174,7 @@ const IO_METHODS = new Map<string, { methods: Set<string>; effect: Effect }>([
   ['multiprocessing.Process', { methods: new Set(['start']), effect: 'thread' }],
 ]);
 
+const IO_METHOD_NAMES = new Set([...IO_METHODS.values()].flatMap((m) => [...m.methods]));
 const METHOD = /\.\s*([A-Za-z_]\w*)$/;
 
 /** What a module-level call does, when its callee resolves certainly to one that does IO; how to name it. */
@@ -159,8 +191,9 @@ function ioEffect(model: Model, call: Call): { effect: Effect; shown: string } |
   if (direct) return { effect: direct, shown: `${call.callee}(...)` };
   // `t.start()` where `t = threading.Thread(...)` is the module's one binding of `t`.
   const m = /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$/.exec(call.callee);
-  const bindings = m && model.bindings.get(m[1]);
-  if (!m || bindings?.length !== 1 || bindings[0].kind !== 'assign' || bindings[0].value.kind !== 'call') return undefined;
+  if (!m || !IO_METHOD_NAMES.has(m[2])) return undefined;
+  const bindings = model.bindings.get(m[1]);
+  if (bindings?.length !== 1 || bindings[0].kind !== 'assign' || bindings[0].value.kind !== 'call') return undefined;
   const made = bindings[0].value.call;
   const io = made.qualified ? IO_METHODS.get(made.qualified) : undefined;
   return io?.methods.has(m[2]) ? { effect: io.effect, shown: `${call.callee}(...)` } : undefined;
@@ -177,14 +210,13 @@ export const designRules: Rule[] = [
     check(ctx) {
       const { model } = ctx;
       if (TEST_FILE.test(ctx.path)) return;
+      // A few string and map lookups per call: cheaper than keeping per-call results (a rule unit) would be.
       for (const call of model.calls) {
-        ctx.unit(call, () => {
-          const io = ioEffect(model, call);
-          if (!io) return;
-          // A static factory's calls are in its def body (reported where it is called, not here); `__main__` blocks never run on import.
-          if (model.mainBlocks.some((b) => inside(call.range, b)) || [...model.factories.keys()].some((fn) => inside(call.range, fn.range))) return;
-          ctx.report(call.calleeRange, `${io.shown} ${EFFECTS[io.effect]} when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it`);
-        });
+        const io = ioEffect(model, call);
+        if (!io) continue;
+        // A static factory's calls are in its def body (reported where it is called, not here); `__main__` blocks never run on import.
+        if (model.mainBlocks.some((b) => inside(call.range, b)) || [...model.factories.keys()].some((fn) => inside(call.range, fn.range))) continue;
+        ctx.report(call.calleeRange, `${io.shown} ${EFFECTS[io.effect]} when Vis imports the extension, on every load and /reload: do it in the tool or callback that needs it`);
       }
     },
   },
@@ -217,12 +249,15 @@ export const designRules: Rule[] = [
     summary: "A tool parameter that holds a credential has no literal default: the contract exports literal defaults for the model to read.",
     check(ctx) {
       for (const fn of toolDefs(ctx)) {
-        if (!CREDENTIAL_WORD.test(fn.text)) continue;
-        for (const p of fn.params) {
-          const d = p.defaultValue;
-          if (!d || d.kind !== 'str' || d.value === '' || !CREDENTIAL.test(p.name) || POSITION.test(p.name)) continue;
-          ctx.report(d.range, `${p.name} defaults to a literal ${pyRepr(d.value.length > 4 ? d.value.slice(0, 4) + '…' : d.value)}: the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs`);
-        }
+        // A unit per def: what it reports depends on the def alone.
+        ctx.unit(fn, () => {
+          if (!CREDENTIAL_WORD.test(fn.text)) return;
+          for (const p of fn.params) {
+            const d = p.defaultValue;
+            if (!d || d.kind !== 'str' || d.value === '' || !CREDENTIAL.test(p.name) || POSITION.test(p.name)) continue;
+            ctx.report(d.range, `${p.name} defaults to a literal ${pyRepr(d.value.length > 4 ? d.value.slice(0, 4) + '…' : d.value)}: the tool's contract shows literal defaults to the model; read the credential from a declared env= variable or a setting when the tool runs`);
+          }
+        });
       }
     },
   },
@@ -232,11 +267,13 @@ export const designRules: Rule[] = [
     summary: "A tool's docstring does not open by retyping its signature: the first line is the tool's apropos preview.",
     check(ctx) {
       for (const fn of toolDefs(ctx)) {
-        const first = fn.docstring?.split('\n').find((l) => l.trim() !== '')?.trim();
-        if (!first) continue;
-        const escaped = fn.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) continue;
-        ctx.report(fn.nameRange, `the docstring of ${fn.name} opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does`);
+        ctx.unit(fn, () => {
+          const first = fn.docstring?.split('\n').find((l) => l.trim() !== '')?.trim();
+          if (!first) return;
+          const escaped = fn.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) return;
+          ctx.report(fn.nameRange, `the docstring of ${fn.name} opens with its signature: the first line is the tool's apropos preview and the model already sees the signature; say what the tool does`);
+        });
       }
     },
   },

@@ -23,7 +23,7 @@ import { sequenceRules } from './sequence';
 import { symbolFamilies, symbolRules } from './symbols';
 import type { SeverityOverrides } from '../config/selection';
 import type { SourceText } from '../fixes/source';
-import type { Finding, ModuleRole, Rule, RuleUnits, Severity } from './types';
+import type { Finding, ModuleRole, Rule, RuleContext, RuleUnits, Severity } from './types';
 import { hostCallRules } from './hostCalls';
 import { loggingRules } from './logging';
 import { stateRules } from './state';
@@ -145,53 +145,61 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
   const memo = stepMemo<Model, Map<Rule, { severity: Severity; findings: Finding[] }>>('rules');
   let done = memo?.get(model);
   if (memo && !done) memo.set(model, (done = new Map()));
-  for (const rule of rules) {
-    const severity = overrides[rule.id] ?? rule.severity;
-    if (severity === 'off') continue;
-    const kept = done?.get(rule);
-    if (kept?.severity === severity) {
+  // One context for every rule (rules check synchronously): what it reports goes to the rule being checked.
+  let rule = rules[0];
+  let severity: Severity = 'error';
+  // Where reports go: the file's findings, or the findings of the unit being checked.
+  let sink = findings;
+  const check = (work: () => void): Finding[] => {
+    const outer = sink;
+    const mine: Finding[] = [];
+    sink = mine;
+    try {
+      work();
+    } finally {
+      sink = outer;
+    }
+    return mine;
+  };
+  const ctx: RuleContext = {
+    model,
+    path,
+    report: (range, message, fix, extra) => {
+      const f: Finding = { rule: rule.id, severity, message, range };
+      // A fix elsewhere than the module (a finding on a sibling module) is not one: edits are in this module's coordinates.
+      const here = !extra?.uri || extra.uri === model.uri;
+      if (fix && rule.fixable && here) f.fix = fix;
+      if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
+      if (!here) f.uri = extra!.uri;
+      if (extra?.related?.length) f.related = extra.related;
+      if (extra?.behind?.length) f.behind = extra.behind;
+      sink.push(f);
+    },
+    contractFormat,
+    role: options.role ?? 'unknown',
+    symbols,
+    resolver: options.resolver ?? {},
+    unit: (unit, work) => {
+      const found = units ? units.findings(rule.id, unit, () => check(work)) : check(work);
+      for (const f of found) sink.push(f);
+    },
+    source,
+  };
+  for (const r of rules) {
+    const s = overrides[r.id] ?? r.severity;
+    if (s === 'off') continue;
+    const kept = done?.get(r);
+    if (kept?.severity === s) {
       findings.push(...kept.findings);
       continue;
     }
     betweenSteps();
     const from = findings.length;
-    // Where reports go: the file's findings, or the findings of the unit being checked.
-    let sink = findings;
-    const check = (work: () => void): Finding[] => {
-      const outer = sink;
-      const mine: Finding[] = [];
-      sink = mine;
-      try {
-        work();
-      } finally {
-        sink = outer;
-      }
-      return mine;
-    };
-    rule.check({
-      model,
-      path,
-      report: (range, message, fix, extra) => {
-        const f: Finding = { rule: rule.id, severity, message, range };
-        // A fix elsewhere than the module (a finding on a sibling module) is not one: edits are in this module's coordinates.
-        const here = !extra?.uri || extra.uri === model.uri;
-        if (fix && rule.fixable && here) f.fix = fix;
-        if (extra?.suggestions?.length && here) f.suggestions = extra.suggestions;
-        if (!here) f.uri = extra!.uri;
-        if (extra?.related?.length) f.related = extra.related;
-        if (extra?.behind?.length) f.behind = extra.behind;
-        sink.push(f);
-      },
-      contractFormat,
-      role: options.role ?? 'unknown',
-      symbols,
-      resolver: options.resolver ?? {},
-      unit: (unit, work) => {
-        sink.push(...(units ? units.findings(rule.id, unit, () => check(work)) : check(work)));
-      },
-      source,
-    });
-    done?.set(rule, { severity, findings: findings.slice(from) });
+    rule = r;
+    severity = s;
+    sink = findings;
+    r.check(ctx);
+    done?.set(r, { severity: s, findings: findings.slice(from) });
   }
   return unmasked(findings, overrides, options.keepMasked).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }

@@ -77,8 +77,11 @@ function adviceRule(id: string, summary: string, severity: Severity): Rule {
     severity,
     summary,
     check(ctx: RuleContext) {
-      // The Symbol analysis is kept per Symbol by the program; reporting its issues is a filter.
-      for (const info of ctx.symbols()) for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
+      // The Symbol analysis is kept per Symbol by the program (the same object while what it read is
+      // unchanged): what it reports is kept with it.
+      for (const info of ctx.symbols()) ctx.unit(info, () => {
+        for (const issue of info.issues) if (issue.rule === id) reportIssue(ctx, info, issue);
+      });
     },
   };
 }
@@ -129,9 +132,10 @@ export const symbolRules: Rule[] = [
     severity: 'information',
     summary: 'Every exported callable should declare an explicit vis.Activity (on each vis.method for a namespace).',
     check(ctx) {
-      for (const info of ctx.symbols()) {
+      // A unit per Symbol analysis, as the advice rules.
+      for (const info of ctx.symbols()) ctx.unit(info, () => {
         for (const issue of info.issues) if (issue.rule === 'SYM-008') reportIssue(ctx, info, issue);
-        if (info.form !== 'object') continue;
+        if (info.form !== 'object') return;
         for (const tool of info.tools) {
           if (tool.hasActivity || !tool.decl) continue;
           ctx.report(
@@ -139,7 +143,7 @@ export const symbolRules: Rule[] = [
             `${tool.name} has no activity: declare @vis.method(activity=vis.Activity(...)) on it; without it only engine execution evidence is shown`,
           );
         }
-      }
+      });
     },
   },
   adviceRule('SYM-018', 'A class inside a namespace object becomes a tool (its constructor); probably unintended.', 'warning'),

@@ -89,6 +89,11 @@ export class ModuleStore {
     return this.builders.get(uri)?.read;
   }
 
+  /** Regions the last build of a module scanned for Python's syntax errors (tests and the benchmarks). */
+  regionsScanned(uri: string): number | undefined {
+    return this.builders.get(uri)?.scanned;
+  }
+
   /** Every module analysed so far. */
   all(): ModuleAnalysis[] {
     return [...this.last.values()];
