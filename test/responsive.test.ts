@@ -77,8 +77,11 @@ describe('publishDiagnostics over stdio: one per document version', () => {
     await server.configure({});
     await settled(server);
     assert.equal(server.published.length, before);
-    // Other severities change what the open documents show: each is published once more, same version.
+    // Other severities change what the open documents show: each is published once more, same version
+    // (waited for, not only a quiet spell: on a loaded machine the server may be slower than that).
+    const hinted = server.diagnostics(uri, (p) => p.diagnostics.some((d) => d.severity === 4));
     await server.configure({ severity: { 'EXT-003': 'hint' } });
+    await hinted;
     await settled(server);
     const again = server.published.slice(before).filter((p) => p.uri === uri);
     assert.deepEqual(again.map((p) => [p.version, codes(p)]), [[1, ['EXT-003@2']]]);

@@ -241,6 +241,8 @@ export function registerDiagnostics(ctx: ServerContext) {
     if (!checked.get(program)?.has(uri)) {
       published.delete(uri);
       send({ uri: e.document.uri, diagnostics: [] });
+      // Nothing is shown for it now: what was sent need not be remembered (thousands of documents come and go).
+      sent.delete(e.document.uri);
     }
   });
 

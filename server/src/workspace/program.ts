@@ -381,9 +381,28 @@ export class Program {
     }
   }
 
-  /** An editor closed the document: its tree is freed, and the file on disk is what counts from now on. */
+  /**
+   * An editor closed the document: its tree is freed, and the file on disk is what counts from now on. A
+   * document with no file behind it (untitled, never saved, deleted) is forgotten altogether: nothing
+   * reads it again, and an editor session opens and closes thousands of them.
+   */
   closed(uri: string): void {
     this.modules.release(uri);
+    if (this.stamp(uri) === undefined) this.forget(uri);
+  }
+
+  /** Everything kept for a module (by URI) that is gone. */
+  private forget(uri: string): void {
+    this.modules.forget(uri);
+    this.joins.delete(uri);
+    this.units.delete(uri);
+    this.importsCache.delete(uri);
+    this.targets.delete(uri);
+    this.reportedBy.delete(uri);
+    for (const by of this.reportedBy.values()) by.delete(uri);
+    for (const readers of this.readers.values()) readers.delete(uri);
+    for (const entry of [true, false]) this.scopes.delete(`${entry}|${uri}`);
+    this.paths.delete(uri);
   }
 
   // -------------------------------------------------------------------------------------------
