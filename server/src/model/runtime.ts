@@ -3,7 +3,7 @@
 // (a parameter or local name that shadows an import is nobody's SDK). Bodies are read only when their text
 // names something a runtime rule looks at (an SDK module's alias, `os`, `environ`...), so a module that
 // never calls the SDK at run time costs nothing here.
-import { flavourOf, qualify } from './sdk';
+import { flavourOf, qualify, sameList } from './sdk';
 import type { BodyFlow, Call, ClassDecl, FunctionDecl, ImportBinding, Model, Param, Value } from './types';
 import { derivedCache } from './derived';
 
@@ -93,36 +93,81 @@ function mentionsWatched(fn: FunctionDecl, watched: RegExp): boolean {
   return hit;
 }
 
+/** The model a kept function's runtime reads resolve names through: its current version. */
+interface At {
+  model: Model;
+}
+
+/** What a function does at run time, kept with the function (its statement) while the module's imports and watched names are the same. */
+interface Kept {
+  pattern: string;
+  imports: readonly ImportBinding[];
+  at: At;
+  bodies: Body[];
+  calls: RuntimeCall[];
+}
+
+const perFunction = new WeakMap<FunctionDecl, Kept>();
+
+const local = (scopes: readonly Scope[]) => (name: string) => scopes.some((s) => s.names.has(name) || s.imports.some((i) => i.local === name));
+
+function resolved(at: At, call: Call, scopes: readonly Scope[]): Call {
+  if (call.inner) return call;
+  const qualified = resolveIn(at.model, scopes, call.callee);
+  return { ...call, qualified, sdk: flavourOf(qualified) };
+}
+
+function lambdaCalls(at: At, l: Extract<Value, { kind: 'lambda' }>, scopes: readonly Scope[], calls: RuntimeCall[], body?: Body): void {
+  const inner = [scopeOfParams(l.params), ...scopes];
+  const isLocal = local(inner);
+  const q = (dotted: string) => resolveIn(at.model, inner, dotted);
+  for (const c of l.calls) calls.push({ call: resolved(at, c, inner), body, lambda: l, local: isLocal, qualify: q });
+}
+
+/** One module-level function or method read (with the functions inside it). */
+function runtimeOf(at: At, fn: FunctionDecl, watched: RegExp): { bodies: Body[]; calls: RuntimeCall[] } {
+  const bodies: Body[] = [];
+  const calls: RuntimeCall[] = [];
+  const visit = (fn: FunctionDecl, outer: FunctionDecl[], scopes: readonly Scope[]) => {
+    if (!mentionsWatched(fn, watched)) return;
+    const flow = fn.body.flow;
+    const mine = [scopeOfFunction(fn, flow), ...scopes];
+    const body: Body = { fn, flow, outer, qualify: (dotted) => resolveIn(at.model, mine, dotted), local: local(mine) };
+    bodies.push(body);
+    for (const c of flow.calls) calls.push({ call: resolved(at, c, mine), body, local: body.local, qualify: body.qualify });
+    for (const l of flow.lambdas) lambdaCalls(at, l, mine, calls, body);
+    for (const inner of flow.functions) visit(inner, [fn, ...outer], mine);
+  };
+  visit(fn, [], []);
+  return { bodies, calls };
+}
+
 function collect(model: Model): { bodies: Body[]; calls: RuntimeCall[] } {
   const hit = cache.get(model);
   if (hit) return hit;
   const bodies: Body[] = [];
   const calls: RuntimeCall[] = [];
   const watched = watchedNames(model);
-  const resolved = (call: Call, scopes: readonly Scope[]): Call => {
-    if (call.inner) return call;
-    const qualified = resolveIn(model, scopes, call.callee);
-    return { ...call, qualified, sdk: flavourOf(qualified) };
-  };
-  const local = (scopes: readonly Scope[]) => (name: string) => scopes.some((s) => s.names.has(name) || s.imports.some((i) => i.local === name));
-  const lambdaCalls = (l: Extract<Value, { kind: 'lambda' }>, scopes: readonly Scope[], body?: Body) => {
-    const inner = [scopeOfParams(l.params), ...scopes];
-    const isLocal = local(inner);
-    const q = (dotted: string) => resolveIn(model, inner, dotted);
-    for (const c of l.calls) calls.push({ call: resolved(c, inner), body, lambda: l, local: isLocal, qualify: q });
-  };
-  const visit = (fn: FunctionDecl, outer: FunctionDecl[], scopes: readonly Scope[]) => {
-    if (!watched || !mentionsWatched(fn, watched)) return;
-    const flow = fn.body.flow;
-    const mine = [scopeOfFunction(fn, flow), ...scopes];
-    const body: Body = { fn, flow, outer, qualify: (dotted) => resolveIn(model, mine, dotted), local: local(mine) };
-    bodies.push(body);
-    for (const c of flow.calls) calls.push({ call: resolved(c, mine), body, local: body.local, qualify: body.qualify });
-    for (const l of flow.lambdas) lambdaCalls(l, mine, body);
-    for (const inner of flow.functions) visit(inner, [fn, ...outer], mine);
-  };
-  for (const fn of functionsOf(model)) visit(fn, [], []);
-  if (watched) for (const l of moduleLambdas(model)) lambdaCalls(l, []);
+  if (watched) {
+    // A function's part is read again only when its statement, the module's imports or the watched names
+    // changed: what it resolves is looked up in the current version (`at`), so no older one is kept.
+    const imports = model.imports;
+    for (const fn of functionsOf(model)) {
+      let kept = perFunction.get(fn);
+      if (kept && kept.pattern === watched.source && sameList(kept.imports, imports)) {
+        kept.at.model = model;
+        kept.imports = imports;
+      } else {
+        const at = { model };
+        kept = { pattern: watched.source, imports, at, ...runtimeOf(at, fn, watched) };
+        perFunction.set(fn, kept);
+      }
+      for (const b of kept.bodies) bodies.push(b);
+      for (const c of kept.calls) calls.push(c);
+    }
+    const at = { model };
+    for (const l of moduleLambdas(model)) lambdaCalls(at, l, [], calls);
+  }
   const out = { bodies, calls };
   cache.set(model, out);
   return out;
@@ -162,4 +207,24 @@ export function runtimeBodies(model: Model): Body[] {
 /** Every call made at run time (in function bodies and lambdas), resolved from where it is written. */
 export function runtimeCalls(model: Model): RuntimeCall[] {
   return collect(model).calls;
+}
+
+const bySdkMember = derivedCache<Map<string, RuntimeCall[]>>();
+
+/** The calls made at run time to one SDK member (`typed.log`, `g1.state.get`), found once for every rule that asks. */
+export function runtimeCallsOf(model: Model, flavour: string, member: string): readonly RuntimeCall[] {
+  let index = bySdkMember.get(model);
+  if (!index) {
+    index = new Map();
+    for (const r of collect(model).calls) {
+      const sdk = r.call.sdk;
+      if (!sdk) continue;
+      const key = `${sdk.flavour}.${sdk.member}`;
+      const list = index.get(key);
+      if (list) list.push(r);
+      else index.set(key, [r]);
+    }
+    bySdkMember.set(model, index);
+  }
+  return index.get(`${flavour}.${member}`) ?? [];
 }

@@ -27,10 +27,35 @@ function before(a: Pos, b: Pos): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
+/**
+ * Each model's imports by the name they bind, in source order (every import binding is one of
+ * `model.imports`): looked up for every call and decorator, found once per version.
+ */
+const importsByName = derivedCache<Map<string, ImportBinding[]>>();
+
+function importsNamed(model: Model, name: string): readonly ImportBinding[] {
+  let byName = importsByName.get(model);
+  if (!byName) {
+    byName = new Map();
+    for (const imp of model.imports) {
+      const list = byName.get(imp.local);
+      if (list) list.push(imp);
+      else byName.set(imp.local, [imp]);
+    }
+    importsByName.set(model, byName);
+  }
+  return byName.get(name) ?? NO_IMPORTS;
+}
+
+const NO_IMPORTS: readonly ImportBinding[] = [];
+
 function importOf(model: Model, name: string, at?: Pos): ImportBinding | undefined {
-  const imports = (model.bindings.get(name) ?? []).filter((b): b is Extract<Binding, { kind: 'import' }> => b.kind === 'import').map((b) => b.binding);
-  const inEffect = imports.filter((b) => !b.conditional && (!at || before(b.statementRange.start, at)));
-  return inEffect.length ? inEffect[inEffect.length - 1] : imports[0];
+  const imports = importsNamed(model, name);
+  for (let i = imports.length - 1; i >= 0; i--) {
+    const b = imports[i];
+    if (!b.conditional && (!at || before(b.statementRange.start, at))) return b;
+  }
+  return imports[0];
 }
 
 export function flavourOf(qualified: string | undefined): { flavour: SdkFlavour; member: string } | undefined {
@@ -166,22 +191,47 @@ export function bodyCalls(model: Model): Map<string, Call[]> {
   bodyCallCache.set(model, out);
   const names = [...new Set(model.imports.filter((i) => importFlavour(i) !== undefined).map((i) => i.local))];
   if (!names.length) return out;
-  const visit = (fn: FunctionDecl, depth: number) => {
+  const imports = model.imports;
+  const watched = names.join(' ');
+  for (const fn of allFunctions(model)) {
     // A factory's calls are module-level calls already (they run at import).
-    if (depth > 8 || model.factories.has(fn) || !names.some((n) => fn.source.includes(n))) return;
-    for (const call of fn.calls) {
-      if (call.inner) continue;
-      call.qualified = qualify(model, call.callee);
-      call.sdk = flavourOf(call.qualified);
-      if (!call.sdk) continue;
-      const key = `${call.sdk.flavour}.${call.sdk.member}`;
-      const list = out!.get(key);
+    const factory = model.factories.has(fn);
+    let kept = bodyCallsOfFunction.get(fn);
+    if (kept && kept.watched === watched && kept.factory === factory && sameList(kept.imports, imports)) kept.imports = imports;
+    else bodyCallsOfFunction.set(fn, (kept = { watched, factory, imports, calls: factory ? [] : callsInBody(model, fn, names, 0) }));
+    for (const [key, call] of kept.calls) {
+      const list = out.get(key);
       if (list) list.push(call);
-      else out!.set(key, [call]);
+      else out.set(key, [call]);
     }
-    for (const inner of fn.body.functions) visit(inner, depth + 1);
-  };
-  for (const fn of allFunctions(model)) visit(fn, 0);
+  }
+  return out;
+}
+
+/**
+ * The SDK calls of each function's body, kept with the function (its statement) while the module's
+ * imports are the same: what a call qualifies to depends on them alone.
+ */
+const bodyCallsOfFunction = new WeakMap<FunctionDecl, { watched: string; factory: boolean; imports: readonly ImportBinding[]; calls: [string, Call][] }>();
+
+/** Whether two lists hold the same items (a module's imports between versions). */
+export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function callsInBody(model: Model, fn: FunctionDecl, names: readonly string[], depth: number): [string, Call][] {
+  if (depth > 8 || (depth > 0 && model.factories.has(fn)) || !names.some((n) => fn.source.includes(n))) return [];
+  const out: [string, Call][] = [];
+  for (const call of fn.calls) {
+    if (call.inner) continue;
+    call.qualified = qualify(model, call.callee);
+    call.sdk = flavourOf(call.qualified);
+    if (call.sdk) out.push([`${call.sdk.flavour}.${call.sdk.member}`, call]);
+  }
+  for (const inner of fn.body.functions) out.push(...callsInBody(model, inner, names, depth + 1));
   return out;
 }
 

@@ -294,14 +294,45 @@ export interface Chain<U> {
 
 const idsOf = (s: ChainStep<unknown>) => (typeof s.id === 'string' ? [s.id] : s.id);
 
+/** A unit's failures through a chain's checks up to one of them, with what the checks read. */
+interface ChainRun {
+  chain: Chain<any>;
+  last: number;
+  failures: { rule: string; failure: Failure }[];
+  reads: Reads;
+}
+
+/** Per model version and unit: its runs through the chains (every rule of a chain reads the same run). */
+const chainRuns = derivedCache<WeakMap<object, ChainRun[]>>();
+
+function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, last: number): ChainRun['failures'] {
+  let perUnit = chainRuns.get(ctx.model);
+  if (!perUnit) chainRuns.set(ctx.model, (perUnit = new WeakMap()));
+  let runs = perUnit.get(key);
+  const hit = runs?.find((r) => r.chain === chain && r.last === last);
+  if (hit) {
+    reused(hit.reads);
+    return hit.failures;
+  }
+  const reads = new Reads();
+  const failures = recording(reads, () => {
+    const out: ChainRun['failures'] = [];
+    for (let i = 0; i <= last; i++) {
+      const step = chain.steps[i];
+      const failure = step.check(unit, ctx);
+      if (failure) out.push({ rule: failure.id ?? idsOf(step)[0], failure });
+    }
+    return out;
+  });
+  if (!runs) perUnit.set(key, (runs = []));
+  runs.push({ chain, last, failures, reads });
+  return failures;
+}
+
 /** A unit through a chain's checks up to `last`: reported by rule `id` when its check is the first that fails. */
-function runChain<U>(ctx: RuleContext, chain: Chain<U>, unit: U, last: number, id: string): void {
+function runChain<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, last: number, id: string): void {
   const behind: { rule: string; range: Range }[] = [];
-  for (let i = 0; i <= last; i++) {
-    const step = chain.steps[i];
-    const failure = step.check(unit, ctx);
-    if (!failure) continue;
-    const rule = failure.id ?? idsOf(step)[0];
+  for (const { rule, failure } of failuresOf(ctx, chain, unit, key, last)) {
     if (rule === id) return report(ctx, failure, behind);
     behind.push({ rule, range: failure.range });
   }
@@ -328,8 +359,8 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
         for (const unit of chain.units(ctx)) {
           // Kept between versions while what the checks read is unchanged (RuleContext.unit).
           const key = chain.key ? chain.key(unit) : unit;
-          if (key === null) runChain(ctx, chain, unit, last, doc.id);
-          else ctx.unit(key, () => runChain(ctx, chain, unit, last, doc.id));
+          if (key === null) runChain(ctx, chain, unit, unit as object, last, doc.id);
+          else ctx.unit(key, () => runChain(ctx, chain, unit, key, last, doc.id));
         }
       }
       doc.also?.(ctx);

@@ -1,6 +1,6 @@
 // Small readers over calls in the model, shared by the rule families.
 import { fileURLToPath } from 'node:url';
-import { runtimeCalls } from '../model/runtime';
+import { runtimeCallsOf } from '../model/runtime';
 import { TYPED_MODULE, qualify, resolve } from '../model/sdk';
 import type { Argument, Call, Model, Range, Value } from '../model/types';
 import { dropArgument, nearestKeyword, reportWith } from './fixes';
@@ -182,8 +182,7 @@ export function everyCallOf(ctx: RuleContext, member: string): PlacedCall[] {
   const flavour = g === 'G1' ? 'g1' : g === 'G2' || g === 'G3' ? 'typed' : undefined;
   if (!flavour) return [];
   const out: PlacedCall[] = callsOf(model, flavour, member).map((call) => ({ call, value: (v) => resolve(model, v), qualify: (d) => qualify(model, d, call.range.start) }));
-  for (const r of runtimeCalls(model)) {
-    if (r.call.sdk?.flavour !== flavour || r.call.sdk.member !== member) continue;
+  for (const r of runtimeCallsOf(model, flavour, member)) {
     out.push({ call: r.call, value: (v) => (v.kind === 'name' && r.local(v.name) ? v : resolve(model, v)), qualify: r.qualify });
   }
   return out;
