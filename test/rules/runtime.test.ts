@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { initParser } from '../../server/src/parse/parser';
+import { Program } from '../../server/src/workspace/program';
 import { fixture, findings, findingsOf, py } from '../helpers/fixture';
+import { NOTES, project } from '../helpers/project';
 
 before(async () => {
   await initParser();
@@ -393,4 +395,52 @@ describe('realistic extensions that use every runtime family correctly', () => {
       assert.deepEqual(loud.map((f) => `${f.rule} ${f.range.start.line + 1}: ${f.message}`), []);
     });
   }
+});
+
+describe('DESIGN-003 in a packaged extension', () => {
+  it('reports a tool defined in a sibling module there, with the Symbol that exports it; the realistic package stays clean', () => {
+    const p = project({
+      ...NOTES.files,
+      [NOTES.tools]: NOTES.files[NOTES.tools].replace('from .records import Note', 'from enum import Enum\n\nfrom .records import Note\n\n\nclass Kind(Enum):\n    TODO = "todo"').replace('def read(self, title: str) -> Note:', 'def read(self, title: str, kind: Kind) -> Note:'),
+    });
+    try {
+      const program = new Program({ root: p.root, keepTrees: false });
+      program.index();
+      const entry = program.findings(p.uri(NOTES.entry)).filter((f) => f.rule === 'DESIGN-003');
+      const line = p.line(NOTES.tools, 'def read(');
+      const col = fs.readFileSync(p.file(NOTES.tools), 'utf8').split('\n')[line].indexOf('Kind)');
+      assert.deepEqual(
+        entry.map((f) => ({ uri: f.uri, message: f.message, range: f.range, related: f.related?.map((r) => ({ uri: r.uri, message: r.message })) })),
+        [
+          {
+            uri: p.uri(NOTES.tools),
+            message: "parameter 'kind' is Kind, an Enum: the model sees only its name, 'Kind (opaque)', not its values; use a Literal[...] of its values",
+            range: { start: { line, character: col }, end: { line, character: col + 4 } },
+            related: [{ uri: p.uri(NOTES.entry), message: 'exported by this vis.Symbol(...)' }],
+          },
+        ],
+      );
+    } finally {
+      p.remove();
+    }
+    const clean = project(NOTES.files);
+    try {
+      const program = new Program({ root: clean.root, keepTrees: false });
+      const found = program.index().flatMap((u) => program.findings(u)).filter((f) => ['DESIGN-003', 'DESIGN-004', 'ROUTE-003'].includes(f.rule));
+      assert.deepEqual(found, []);
+    } finally {
+      clean.remove();
+    }
+  });
+});
+
+describe('DESIGN-003 reads the whole signature', () => {
+  it('an annotation on a later line of the def, with the body on the last one', () => {
+    const { text, ranges } = fixture(
+      G3 + 'from enum import Enum\n\nclass Kind(Enum):\n    A = "a"\n\ndef run(a: str,\n        kind: [|Kind|]) -> str: """Run."""\n\nvis.register_extension(vis.Extension(name="t", description="d", alias="t", symbols=[vis.Symbol(run)]))\n',
+    );
+    assert.deepEqual(findingsOf('DESIGN-003', text), [
+      { message: "parameter 'kind' is Kind, an Enum: the model sees only its name, 'Kind (opaque)', not its values; use a Literal[...] of its values", range: ranges[0] },
+    ]);
+  });
 });

@@ -71,6 +71,8 @@ export interface ToolInfo {
   /** Where it is defined, when that is a `def` in a file the checker read. */
   decl?: FunctionDecl;
   declUri?: string;
+  /** The model of the module it is defined in, when that is another module (rules read its names). */
+  declModel?: Model;
   /** A member that has an explicit activity (`@vis.method(activity=...)`), for SYM-008. */
   hasActivity: boolean;
   /** Why `tag` is not a tag the SDK version accepts (the SDK's message), when it is not: the hover shows it as invalid. */
@@ -270,7 +272,7 @@ function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ct
     if (target.k === 'function' && publicName !== undefined && tag !== undefined && !isBlankDoc(doc)) {
       const source = functionSource(target.scope, target.decl, target.bound);
       const tool = lazyTool(
-        { name: publicName, tag, hidden: info.hidden ?? false, decl: target.decl, declUri: target.scope.model.uri, hasActivity: activityGiven, ...(invalidTag ? { invalidTag } : {}) },
+        { name: publicName, tag, hidden: info.hidden ?? false, decl: target.decl, declUri: target.scope.model.uri, ...(target.scope.model !== model ? { declModel: target.scope.model } : {}), hasActivity: activityGiven, ...(invalidTag ? { invalidTag } : {}) },
         (unknowns) => callableContract(source, publicName!, tag, cleandoc(doc!), opts.format, ctx, unknowns),
         opts,
       );
@@ -500,12 +502,14 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
   let activity = false;
   let decl: FunctionDecl | undefined;
   let declUri: string | undefined;
+  let declModel: Model | undefined;
   if (o.k === 'function') {
     src = functionSource(o.scope, o.decl, o.bound);
     doc = methodDoc(o, w.ctx);
     docName = o.decl.name;
     decl = o.decl;
     declUri = o.scope.model.uri;
+    if (o.scope.model !== w.scope.model) declModel = o.scope.model;
     const meta = methodMeta(o.origin?.scope ?? o.scope, o.origin?.decl ?? o.decl, o.owner);
     if (meta.decorated) {
       if (!meta.tagKnown) gap(w, memberPath, 'its `@vis.method(tag=...)` is not a literal');
@@ -550,7 +554,7 @@ function addTool(w: Walk, memberPath: string, attr: string, o: Obj, at?: At): vo
   }
   const source = src;
   const toolTag = tag;
-  w.tools.push(lazyTool({ name: memberPath, tag, hidden, decl, declUri, hasActivity: activity }, (unknowns) => callableContract(source, memberPath, toolTag, cleandoc(doc!), w.opts.format, w.ctx, unknowns), w.opts));
+  w.tools.push(lazyTool({ name: memberPath, tag, hidden, decl, declUri, ...(declModel ? { declModel } : {}), hasActivity: activity }, (unknowns) => callableContract(source, memberPath, toolTag, cleandoc(doc!), w.opts.format, w.ctx, unknowns), w.opts));
   void attr;
 }
 

@@ -9,6 +9,7 @@ import { opaqueOrigin, type OpaqueOrigin } from '../contracts/typespec';
 import type { TypeSpec } from '../contracts/types';
 import { isDataclass, scopeOf } from '../contracts/scope';
 import type { Call, FunctionDecl, Model, Range } from '../model/types';
+import { derivedCache } from '../model/derived';
 import { pyRepr } from '../model/literals';
 import type { Rule, RuleContext } from './types';
 import { inside } from './util';
@@ -20,27 +21,34 @@ const POSITION = /^(?:page|next|prev|previous|continuation|cursor|sync|resume|st
 /** A word every name CREDENTIAL matches contains: a def whose text has none has no such parameter, and its parameters are not read. */
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|api_?key|access_key|private_key|credential/i;
 
-/** The tool defs of each list of Symbol analyses, with their tools (the design rules all read them). */
-const defs = new WeakMap<readonly SymbolInfo[], { tools: Map<FunctionDecl, ToolInfo>; decls: FunctionDecl[] }>();
+/** The tool defs of each list of Symbol analyses (the design rules all read them). */
+const defs = new WeakMap<readonly SymbolInfo[], FunctionDecl[]>();
 
 /** The tools defined in this file, once each (a function exported twice is one definition). */
-function defined(ctx: RuleContext): { tools: Map<FunctionDecl, ToolInfo>; decls: FunctionDecl[] } {
+function toolDefs(ctx: RuleContext): FunctionDecl[] {
   const infos = ctx.symbols();
   const kept = defs.get(infos);
   if (kept) return kept;
-  const tools = new Map<FunctionDecl, ToolInfo>();
+  const decls = new Set<FunctionDecl>();
   for (const info of infos) {
-    for (const tool of info.tools) {
-      if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri) && !tools.has(tool.decl)) tools.set(tool.decl, tool);
-    }
+    for (const tool of info.tools) if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri)) decls.add(tool.decl);
   }
-  const entry = { tools, decls: [...tools.keys()] };
-  defs.set(infos, entry);
-  return entry;
+  const out = [...decls];
+  defs.set(infos, out);
+  return out;
 }
 
-const toolsDefined = (ctx: RuleContext) => defined(ctx).tools;
-const toolDefs = (ctx: RuleContext) => defined(ctx).decls;
+/** Every tool the file's Symbols export whose def the checker read, once each: in this module or a sibling one (with its model and the Symbol). */
+function exportedDefs(ctx: RuleContext): Map<FunctionDecl, { tool: ToolInfo; model: Model; info: SymbolInfo }> {
+  const out = new Map<FunctionDecl, { tool: ToolInfo; model: Model; info: SymbolInfo }>();
+  for (const info of ctx.symbols()) {
+    for (const tool of info.tools) {
+      const model = !tool.declUri || tool.declUri === ctx.model.uri ? ctx.model : tool.declModel;
+      if (tool.decl && model && !out.has(tool.decl)) out.set(tool.decl, { tool, model, info });
+    }
+  }
+  return out;
+}
 
 // DESIGN-003: the contract engine says which opaque types are an Enum, a TypedDict, a NamedTuple, a path or a
 // bare list/dict/tuple (contracts/typespec.ts `opaqueOrigin`); the rule reads the tool's contract.
@@ -95,7 +103,7 @@ function mayHoldOpaque(model: Model, fn: FunctionDecl): boolean {
   return false;
 }
 
-const typeNamesOf = new WeakMap<Model, Set<string>>();
+const typeNamesOf = derivedCache<Set<string>>();
 
 /** The names the module binds to something that may be a warned type: anything but a def, a dataclass or a typing form (once per model). */
 function typeNames(model: Model): Set<string> {
@@ -115,11 +123,11 @@ function typeNames(model: Model): Set<string> {
   return names;
 }
 
-/** The `def` line(s) up to the body: parameters, annotations, defaults and the return annotation. */
+/** The `def` line(s) through the body's first line: parameters, annotations, defaults and the return annotation. */
 function signatureText(fn: FunctionDecl): string {
   const lines = fn.bodyStart ? fn.bodyStart.line - fn.nameRange.start.line : 0;
   let end = 0;
-  for (let i = 0; i < Math.max(1, lines); i++) {
+  for (let i = 0; i <= lines; i++) {
     const nl = fn.text.indexOf('\n', end);
     if (nl === -1) return fn.text;
     end = nl + 1;
@@ -225,14 +233,16 @@ export const designRules: Rule[] = [
     severity: 'warning',
     summary: "A tool's parameters and return are not an Enum, TypedDict, NamedTuple, Path or bare list/dict/tuple: the contract shows those as (opaque), only their name.",
     check(ctx) {
-      for (const [fn, tool] of toolsDefined(ctx)) {
-        if (!mayHoldOpaque(ctx.model, fn)) continue;
+      for (const [fn, { tool, model, info }] of exportedDefs(ctx)) {
+        if (!mayHoldOpaque(model, fn)) continue;
         const contract = tool.contract;
         const unknown = new Set(tool.unknowns.map((u) => u.where));
         if (unknown.has('contract')) continue;
+        // A def in a sibling module gets the finding there, with the Symbol that exports it.
+        const elsewhere = model !== ctx.model ? { uri: model.uri, related: [{ uri: ctx.model.uri, range: info.call.range, message: `exported by this ${info.call.callee}(...)` }] } : undefined;
         const report = (t: TypeSpec, range: Range | undefined, where: string, bare: boolean) => {
           const found = range && warnedOpaque(t, bare);
-          if (found) ctx.report(range!, opaqueMessage(where, found.spec !== t, found));
+          if (found) ctx.report(range!, opaqueMessage(where, found.spec !== t, found), undefined, elsewhere);
         };
         for (const p of contract.parameters) {
           // What is not statically known about a type is not judged.
