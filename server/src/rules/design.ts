@@ -21,34 +21,36 @@ const POSITION = /^(?:page|next|prev|previous|continuation|cursor|sync|resume|st
 /** A word every name CREDENTIAL matches contains: a def whose text has none has no such parameter, and its parameters are not read. */
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|api_?key|access_key|private_key|credential/i;
 
-/** The tool defs of each list of Symbol analyses (the design rules all read them). */
-const defs = new WeakMap<readonly SymbolInfo[], FunctionDecl[]>();
+/** A tool the file's Symbols export, with the model that holds its def and the exporting Symbol. */
+interface ExportedDef {
+  tool: ToolInfo;
+  model: Model;
+  info: SymbolInfo;
+}
 
-/** The tools defined in this file, once each (a function exported twice is one definition). */
-function toolDefs(ctx: RuleContext): FunctionDecl[] {
+/** The exported defs of each list of Symbol analyses, and those of them in the file itself (the design rules all read them). */
+const defs = new WeakMap<readonly SymbolInfo[], { all: Map<FunctionDecl, ExportedDef>; local: FunctionDecl[] }>();
+
+/** Every tool the file's Symbols export whose def the checker read, once each: in this module or a sibling one. */
+function defsOf(ctx: RuleContext): { all: Map<FunctionDecl, ExportedDef>; local: FunctionDecl[] } {
   const infos = ctx.symbols();
   const kept = defs.get(infos);
   if (kept) return kept;
-  const decls = new Set<FunctionDecl>();
+  const all = new Map<FunctionDecl, ExportedDef>();
   for (const info of infos) {
-    for (const tool of info.tools) if (tool.decl && (!tool.declUri || tool.declUri === ctx.model.uri)) decls.add(tool.decl);
-  }
-  const out = [...decls];
-  defs.set(infos, out);
-  return out;
-}
-
-/** Every tool the file's Symbols export whose def the checker read, once each: in this module or a sibling one (with its model and the Symbol). */
-function exportedDefs(ctx: RuleContext): Map<FunctionDecl, { tool: ToolInfo; model: Model; info: SymbolInfo }> {
-  const out = new Map<FunctionDecl, { tool: ToolInfo; model: Model; info: SymbolInfo }>();
-  for (const info of ctx.symbols()) {
     for (const tool of info.tools) {
       const model = !tool.declUri || tool.declUri === ctx.model.uri ? ctx.model : tool.declModel;
-      if (tool.decl && model && !out.has(tool.decl)) out.set(tool.decl, { tool, model, info });
+      if (tool.decl && model && !all.has(tool.decl)) all.set(tool.decl, { tool, model, info });
     }
   }
-  return out;
+  const entry = { all, local: [...all].filter(([, d]) => d.model === ctx.model).map(([fn]) => fn) };
+  defs.set(infos, entry);
+  return entry;
 }
+
+const exportedDefs = (ctx: RuleContext) => defsOf(ctx).all;
+/** The tools defined in this file, once each (a function exported twice is one definition). */
+const toolDefs = (ctx: RuleContext) => defsOf(ctx).local;
 
 // DESIGN-003: the contract engine says which opaque types are an Enum, a TypedDict, a NamedTuple, a path or a
 // bare list/dict/tuple (contracts/typespec.ts `opaqueOrigin`); the rule reads the tool's contract.
