@@ -30,6 +30,12 @@ import { checkpoint, memoInSlice, slicing } from '../slices';
 import { applySdkProfile } from '../sdk/profile';
 import { regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
 
+interface FragmentMoves {
+  positions: Pos[];
+  /** Parts not read yet when the positions were last collected. */
+  lazy: LazyPart[];
+}
+
 /** An ERROR or MISSING node where it is (a Range, so a fragment moved to other rows moves it too). */
 interface FragmentTreeError {
   range: Range;
@@ -39,6 +45,8 @@ interface FragmentTreeError {
 interface Fragment {
   /** The row its positions are on (its segment's first row when it was read or last moved). */
   row: number;
+  /** Its positions, found the first time it moved (moveFragment). */
+  moves?: FragmentMoves;
   attributeAssignments: Model['attributeAssignments'];
   imports: ImportBinding[];
   futureAnnotations: boolean;
@@ -369,58 +377,85 @@ function lazy(o: object, parts: LazyPart[]): void {
   LAZY.set(o, parts);
 }
 
-/** Moves a fragment `rows` rows further down, in place (every object once, whoever else holds it). */
+/**
+ * Moves a fragment `rows` rows further down, in place. Its positions are found once (the first time it
+ * moves) and kept in a list; a part read later (a function's body, a class's fields) is added to it the
+ * first move after it was read. So moving a statement again is one addition per position.
+ */
 function moveFragment(f: Fragment, rows: number): void {
+  let moves = f.moves;
+  if (!moves) {
+    moves = f.moves = { positions: [], lazy: [] };
+    const { row: _, moves: __, ...parts } = f;
+    collectPositions(parts, moves);
+  }
+  if (moves.lazy.length) {
+    // Parts read since the last move (their positions are where their span was when read).
+    const waiting: LazyPart[] = [];
+    for (const p of moves.lazy) {
+      const value = p.peek();
+      if (value === undefined) waiting.push(p);
+      else if (value !== null && typeof value === 'object') collectPositions(value, moves);
+    }
+    moves.lazy = waiting;
+  }
+  const positions = moves.positions;
+  for (let i = 0; i < positions.length; i++) positions[i].line += rows;
+  f.row += rows;
+}
+
+/** Adds every position reachable from `root` to `moves` (each once), and the parts not read yet with their spans. */
+function collectPositions(root: object, moves: FragmentMoves): void {
   const seen = new Set<object>();
-  const move = (v: object): void => {
+  const { positions } = moves;
+  const visit = (v: object): void => {
     if (seen.has(v)) return;
     seen.add(v);
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const x = v[i];
-        if (x !== null && typeof x === 'object') move(x);
+        if (x !== null && typeof x === 'object') visit(x);
       }
       return;
     }
     if (v instanceof Set) {
-      for (const x of v) if (x !== null && typeof x === 'object') move(x);
+      for (const x of v) if (x !== null && typeof x === 'object') visit(x);
       return;
     }
     if (v instanceof Map) {
       for (const [k, x] of v) {
-        if (k !== null && typeof k === 'object') move(k);
-        if (x !== null && typeof x === 'object') move(x);
+        if (k !== null && typeof k === 'object') visit(k);
+        if (x !== null && typeof x === 'object') visit(x);
       }
       return;
     }
     const o = v as Record<string, unknown>;
     if (typeof o.line === 'number' && typeof o.character === 'number') {
-      o.line += rows;
+      positions.push(o as unknown as Pos);
       return;
     }
     const parts = LAZY.get(v);
     if (parts) {
-      // A part not read yet is read at its span's place (moved here); one read already is moved with the rest.
+      // A part not read yet is read at its span's place (moved with the rest); one read already moves with the rest.
       for (const p of parts) {
-        move(p.span.range);
+        visit(p.span.range);
         const value = p.peek();
-        if (value !== null && typeof value === 'object') move(value);
+        if (value === undefined) moves.lazy.push(p);
+        else if (value !== null && typeof value === 'object') visit(value);
       }
-      for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
-        if (d.get || key === 'row') continue;
-        const x = d.value;
-        if (x !== null && typeof x === 'object') move(x);
+      const descriptors = Object.getOwnPropertyDescriptors(v);
+      for (const key in descriptors) {
+        const x = descriptors[key].value;
+        if (x !== null && typeof x === 'object') visit(x);
       }
       return;
     }
     for (const key in o) {
       const x = o[key];
-      if (x !== null && typeof x === 'object') move(x);
+      if (x !== null && typeof x === 'object') visit(x);
     }
   };
-  const { row: _, ...parts } = f;
-  move(parts);
-  f.row += rows;
+  visit(root);
 }
 
 /** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */
