@@ -147,6 +147,9 @@ export function initParser(): Promise<void> {
       current = r;
     });
     await started;
+    // A server makes its spare once the first document had the processor (making it takes tens of ms
+    // of the main thread), unless a fault asks for it first.
+    if (spareDelay) await new Promise<void>((resolve) => setTimeout(resolve, spareDelay).unref());
     // Ready only with a spare, so that the first fault is retried at once.
     makeSpare();
     await making;
@@ -154,18 +157,24 @@ export function initParser(): Promise<void> {
   return ready;
 }
 
+/** How long after the first runtime the spare is made (0: at once). */
+let spareDelay = 0;
+
 /**
  * Resolves as soon as the first runtime is ready (the spare follows in the background): what a server
- * waits for before it answers `initialize`. Starts loading it when nothing has yet.
+ * waits for before it answers `initialize`. Starts loading it when nothing has yet; `spareAfterMs`
+ * (given by the first caller) puts the spare off so that it does not hold up the first analysis.
  */
-export function parserStarted(): Promise<void> {
+export function parserStarted(spareAfterMs = 0): Promise<void> {
+  if (!ready) spareDelay = spareAfterMs;
   void initParser().catch(() => undefined);
   return started!;
 }
 
 /** Resolves when a runtime is ready (at once unless a fault just left none). */
 export async function parserReady(): Promise<void> {
-  await initParser();
+  // The first runtime, not the spare (which a server makes later).
+  await parserStarted();
   while (!current) await (making ?? (makeSpare(), making));
 }
 
