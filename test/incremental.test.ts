@@ -10,6 +10,7 @@ import { Analyzer, analyzeText } from '../server/src/analysis';
 import { initParser, newParser } from '../server/src/parse/parser';
 import type { Finding } from '../server/src/rules/types';
 import { generateExtension } from '../bench/generate';
+import { cases } from './rules/familyCases';
 
 before(async () => {
   await initParser();
@@ -180,5 +181,26 @@ describe('typing into a realistic file', () => {
     }
     const { symbols } = analyzer.program.unitCounts(uri);
     assert.ok(symbols.reused > symbols.computed * 4, `Symbol analyses reused across moves (${symbols.reused} reused, ${symbols.computed} computed)`);
+  });
+
+  it('moves the findings it keeps, with their fixes, when lines are added above them: every rule case as a fresh analysis has it', () => {
+    const uri = 'file:///work/cases/extension.py';
+    let checked = 0;
+    for (const c of cases) {
+      for (const text of [c.bad.replace(/\[\||\|\]/g, ''), c.good]) {
+        const analyzer = new Analyzer();
+        let version = 1;
+        analyzer.analyze(uri, version++, text);
+        const first = text.indexOf('\n') + 1;
+        const lines = text.split('\n');
+        const middle = lines.slice(0, Math.floor(lines.length / 2)).join('\n').length + 1;
+        const edits = [text.slice(0, first) + '\n' + text.slice(first), text.slice(0, first) + '\n\n\n' + text.slice(first), text.slice(0, middle) + '\n' + text.slice(middle), text, '\n' + text];
+        for (const edited of edits) {
+          assert.deepEqual(analyzer.analyze(uri, version++, edited).findings, analyzeText(uri, edited).findings, `${c.rule}: ${JSON.stringify(edited)}`);
+          checked++;
+        }
+      }
+    }
+    assert.equal(checked, cases.length * 10);
   });
 });

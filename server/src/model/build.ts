@@ -179,6 +179,26 @@ export class ModelBuilder {
   scanned = 0;
   /** The syntax scan of each segment of the last build. */
   private scans = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
+  /**
+   * Incremented each time the kept fragments are moved to a new version's rows (each build); `rowMaps`
+   * holds, for the last few, where each row of the one before went (what is kept beside the model, such
+   * as rule findings, is moved with it: `mapRow`).
+   */
+  epoch = 0;
+  private rowMaps: { epoch: number; rows: Int32Array }[] = [];
+
+  /** The row `row` of epoch `from` is now on, or -1 when its statement was read again (or the epoch is too old). */
+  mapRow(row: number, from: number): number {
+    if (from === this.epoch) return row;
+    const maps = this.rowMaps;
+    let i = maps.length - (this.epoch - from);
+    if (i < 0 || from > this.epoch) return -1;
+    for (; i < maps.length && row >= 0; i++) {
+      const rows = maps[i].rows;
+      row = row < rows.length ? rows[row] : -1;
+    }
+    return row;
+  }
 
   build(uri: string, doc: ParsedDocument): Model {
     // In a sliced job (server/src/slices.ts) the build stops between statements when the slice's time
@@ -187,21 +207,35 @@ export class ModelBuilder {
     const { next, missing } = memoInSlice('segments', doc, () => {
       const next = new Map<Segment, Fragment>();
       const missing: Segment[] = [];
-      for (const seg of doc.segments) {
+      // Where the rows of the fragments kept go: old row, new row, rows, for each.
+      const moved: number[] = [];
+      let oldRows = 0;
+      const segments = doc.segments;
+      for (let i = 0; i < segments.length; i++) {
+        const seg = segments[i];
         let f = this.fragments.get(seg);
         if (!f && seg.from) {
           f = this.fragments.get(seg.from.seg);
-          // Moved to the segment's row (from wherever its positions are: a build given up may have moved it already).
-          if (f && f.row !== seg.row) moveFragment(f, seg.row - f.row);
           // Its syntax scan goes with it (used again while it starts on the same line).
           const scan = this.scans.get(seg.from.seg);
           if (scan) this.scans.set(seg, scan);
+        }
+        if (f) {
+          const rows = (i + 1 < segments.length ? segments[i + 1].row : doc.lineStarts.length) - seg.row;
+          moved.push(f.row, seg.row, rows);
+          oldRows = Math.max(oldRows, f.row + rows);
+          // Moved to the segment's row (from wherever its positions are: a build given up may have moved it already).
+          if (f.row !== seg.row) moveFragment(f, seg.row - f.row);
         }
         // What this segment was is not needed any more (and would keep old versions alive).
         delete seg.from;
         if (f) next.set(seg, f);
         else missing.push(seg);
       }
+      const rows = new Int32Array(oldRows).fill(-1);
+      for (let k = 0; k < moved.length; k += 3) for (let r = 0; r < moved[k + 2]; r++) rows[moved[k] + r] = moved[k + 1] + r;
+      this.rowMaps.push({ epoch: ++this.epoch, rows });
+      if (this.rowMaps.length > ROW_MAPS) this.rowMaps.shift();
       return { next, missing };
     });
     this.read = missing.length;
@@ -336,6 +370,9 @@ function errorRange(e: PyError, text: string, lineStarts: ArrayLike<number>): Ra
 export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
 }
+
+/** How many builds back what was kept beside a model can be moved to the current rows. */
+const ROW_MAPS = 8;
 
 /** Below this many statements to read, each is parsed on its own. */
 const WHOLE_PARSE_MIN = 16;
