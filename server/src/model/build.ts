@@ -185,7 +185,7 @@ export class ModelBuilder {
    * as rule findings, is moved with it: `mapRow`).
    */
   epoch = 0;
-  private rowMaps: { epoch: number; rows: Int32Array }[] = [];
+  private rowMaps: { epoch: number; runs: Int32Array }[] = [];
 
   /** The row `row` of epoch `from` is now on, or -1 when its statement was read again (or the epoch is too old). */
   mapRow(row: number, from: number): number {
@@ -193,10 +193,7 @@ export class ModelBuilder {
     const maps = this.rowMaps;
     let i = maps.length - (this.epoch - from);
     if (i < 0 || from > this.epoch) return -1;
-    for (; i < maps.length && row >= 0; i++) {
-      const rows = maps[i].rows;
-      row = row < rows.length ? rows[row] : -1;
-    }
+    for (; i < maps.length && row >= 0; i++) row = mapThrough(maps[i].runs, row);
     return row;
   }
 
@@ -209,7 +206,6 @@ export class ModelBuilder {
       const missing: Segment[] = [];
       // Where the rows of the fragments kept go: old row, new row, rows, for each.
       const moved: number[] = [];
-      let oldRows = 0;
       const segments = doc.segments;
       for (let i = 0; i < segments.length; i++) {
         const seg = segments[i];
@@ -223,7 +219,6 @@ export class ModelBuilder {
         if (f) {
           const rows = (i + 1 < segments.length ? segments[i + 1].row : doc.lineStarts.length) - seg.row;
           moved.push(f.row, seg.row, rows);
-          oldRows = Math.max(oldRows, f.row + rows);
           // Moved to the segment's row (from wherever its positions are: a build given up may have moved it already).
           if (f.row !== seg.row) moveFragment(f, seg.row - f.row);
         }
@@ -232,9 +227,14 @@ export class ModelBuilder {
         if (f) next.set(seg, f);
         else missing.push(seg);
       }
-      const rows = new Int32Array(oldRows).fill(-1);
-      for (let k = 0; k < moved.length; k += 3) for (let r = 0; r < moved[k + 2]; r++) rows[moved[k] + r] = moved[k + 1] + r;
-      this.rowMaps.push({ epoch: ++this.epoch, rows });
+      // Runs of rows moved alike (most of a file is one or two: the rows above an edit and those below it).
+      const runs: number[] = [];
+      for (let k = 0; k < moved.length; k += 3) {
+        const n = runs.length;
+        if (n && runs[n - 3] + runs[n - 1] === moved[k] && runs[n - 2] + runs[n - 1] === moved[k + 1]) runs[n - 1] += moved[k + 2];
+        else runs.push(moved[k], moved[k + 1], moved[k + 2]);
+      }
+      this.rowMaps.push({ epoch: ++this.epoch, runs: Int32Array.from(runs) });
       if (this.rowMaps.length > ROW_MAPS) this.rowMaps.shift();
       return { next, missing };
     });
@@ -369,6 +369,20 @@ function errorRange(e: PyError, text: string, lineStarts: ArrayLike<number>): Ra
 
 export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
+}
+
+/** A row through one build's runs (old row, new row, rows: sorted by old row), or -1 when it is in none. */
+function mapThrough(runs: Int32Array, row: number): number {
+  let lo = 0;
+  let hi = runs.length / 3 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const from = runs[mid * 3];
+    if (row < from) hi = mid - 1;
+    else if (row >= from + runs[mid * 3 + 2]) lo = mid + 1;
+    else return runs[mid * 3 + 1] + row - from;
+  }
+  return -1;
 }
 
 /** How many builds back what was kept beside a model can be moved to the current rows. */

@@ -210,14 +210,29 @@ const ofFlavour = (model: Model, flavour: SdkFlavour) => (flavour === 'g1' ? mod
  * built when the function runs), in source order. Calls to a member the file's SDK version lacks are left
  * to SDK-002.
  */
-export function declarationCalls(model: Model, flavour: SdkFlavour, member: string, moduleOnly = false): Call[] {
+export function declarationCalls(model: Model, flavour: SdkFlavour, member: string, moduleOnly = false): readonly Call[] {
   if (!ofFlavour(model, flavour)) return [];
   const key = `${flavour}.${member}`;
-  const module = callsOf(model, flavour, member);
-  const inBodies = moduleOnly ? undefined : bodyCalls(model).get(key);
-  const all = inBodies?.length ? [...module, ...inBodies] : module;
-  return all.filter((c) => memberOfCall(model, c) !== undefined);
+  // Found once per model version (every rule of a family asks), kept with what finding them read.
+  let perKey = declared.get(model);
+  if (!perKey) declared.set(model, (perKey = new Map()));
+  const hit = perKey.get(moduleOnly ? `${key}!` : key);
+  if (hit) {
+    reused(hit.reads);
+    return hit.calls;
+  }
+  const reads = new Reads();
+  const calls = recording(reads, () => {
+    const module = callsOf(model, flavour, member);
+    const inBodies = moduleOnly ? undefined : bodyCalls(model).get(key);
+    const all = inBodies?.length ? [...module, ...inBodies] : module;
+    return all.filter((c) => memberOfCall(model, c) !== undefined);
+  });
+  perKey.set(moduleOnly ? `${key}!` : key, { calls, reads });
+  return calls;
 }
+
+const declared = derivedCache<Map<string, { calls: Call[]; reads: Reads }>>();
 
 function checkOf(ctx: RuleContext, call: Call, member: SdkMember, binding: Binding): CallCheck {
   const { model } = ctx;
@@ -351,10 +366,7 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
     ...(doc.fixable ? { fixable: true } : {}),
     check(ctx: RuleContext) {
       for (const chain of chains) {
-        let last = -1;
-        chain.steps.forEach((s, i) => {
-          if (idsOf(s).includes(doc.id)) last = i;
-        });
+        const last = lastStepOf(chain, doc.id);
         if (last === -1) continue;
         for (const unit of chain.units(ctx)) {
           // Kept between versions while what the checks read is unchanged (RuleContext.unit).
@@ -367,6 +379,23 @@ export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>
     },
   }));
 }
+
+/** The last check of a chain that reports for rule `id` (-1 for none), found once per chain and rule. */
+function lastStepOf(chain: Chain<unknown>, id: string): number {
+  let perId = lastSteps.get(chain);
+  if (!perId) lastSteps.set(chain, (perId = new Map()));
+  let last = perId.get(id);
+  if (last === undefined) {
+    last = -1;
+    chain.steps.forEach((s, i) => {
+      if (idsOf(s).includes(id)) last = i;
+    });
+    perId.set(id, last);
+  }
+  return last;
+}
+
+const lastSteps = new WeakMap<Chain<unknown>, Map<string, number>>();
 
 /** A call of a family with its binding, computed when first asked for. */
 interface BoundCall {
