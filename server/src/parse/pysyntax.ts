@@ -141,7 +141,8 @@ interface Bracket {
 interface CallArgs {
   keyword: boolean;
   keywordSplat: boolean;
-  names: Set<string>;
+  /** The keywords given so far (made at the first one). */
+  names: Set<string> | undefined;
   count: number;
   /** The argument being read: its first token, its name, whether it is `name=...`, whether it holds `for`. */
   tokens: number;
@@ -287,6 +288,7 @@ class RegionScanner {
   private i: number;
   private lineStart: number;
   private logical: Logical | undefined;
+  private readonly spare: Logical = { line: 0, indent: 0, first: undefined, second: undefined, colon: false, endsWithColon: false, endLine: 0, endCol: 0, keywordEnd: 0, offset: 0, tokens: 0, secondKind: undefined, broken: false, endOffset: 0, lastOp: undefined };
   /** A block header waiting for its indented body. */
   private pending: Logical | undefined;
 
@@ -396,23 +398,24 @@ class RegionScanner {
     this.prev = 'other';
     this.out.logical.push(this.line);
     if (this.text.charCodeAt(at) === 64) this.out.decorators.push(this.line);
-    return (this.logical = {
-      line: this.line,
-      indent,
-      first: undefined,
-      second: undefined,
-      colon: false,
-      endsWithColon: false,
-      endLine: this.line,
-      endCol: col,
-      keywordEnd: col,
-      offset: this.lineStart,
-      tokens: 0,
-      secondKind: undefined,
-      broken: false,
-      endOffset: at,
-      lastOp: undefined,
-    });
+    // One object serves every logical line of the region (what outlives a line is a copy: `pending`).
+    const l = this.spare;
+    l.line = this.line;
+    l.indent = indent;
+    l.first = undefined;
+    l.second = undefined;
+    l.colon = false;
+    l.endsWithColon = false;
+    l.endLine = this.line;
+    l.endCol = col;
+    l.keywordEnd = col;
+    l.offset = this.lineStart;
+    l.tokens = 0;
+    l.secondKind = undefined;
+    l.broken = false;
+    l.endOffset = at;
+    l.lastOp = undefined;
+    return (this.logical = l);
   }
 
   /**
@@ -549,8 +552,9 @@ class RegionScanner {
       if (call.keywordSplat) (message = 'iterable argument unpacking follows keyword argument unpacking'), (atClose = false);
     } else if (call.isKeyword) {
       call.keyword = true;
-      if (call.names.has(call.name!)) (message = `keyword argument repeated: ${call.name}`), (atClose = false), (compile = true);
-      call.names.add(call.name!);
+      const names = (call.names ??= new Set());
+      if (names.has(call.name!)) (message = `keyword argument repeated: ${call.name}`), (atClose = false), (compile = true);
+      names.add(call.name!);
     } else if (call.keywordSplat) message = 'positional argument follows keyword argument unpacking';
     else if (call.keyword) message = 'positional argument follows keyword argument';
     if (message) call.error = { message, atClose, line: call.line, col: call.col, compile };
@@ -777,7 +781,7 @@ class RegionScanner {
         this.mark(top, false);
         // Every bracket has the same shape (and so does every call), which keeps property reads fast.
         const call: CallArgs | undefined = isCall
-          ? { keyword: false, keywordSplat: false, names: new Set(), count: 0, tokens: 0, first: 'other', name: undefined, isKeyword: false, generator: false, lambda: false, line: this.line, col, error: undefined, generatorAt: undefined }
+          ? { keyword: false, keywordSplat: false, names: undefined, count: 0, tokens: 0, first: 'other', name: undefined, isKeyword: false, generator: false, lambda: false, line: this.line, col, error: undefined, generatorAt: undefined }
           : undefined;
         brackets.push({ ch: text[i], line: this.line, col, call, params, exprLine: this.line, fresh: true });
         this.prev = 'other';
