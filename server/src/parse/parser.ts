@@ -174,23 +174,23 @@ export function initParser(): Promise<void> {
       current = r;
     });
     await started;
-    // A server makes its first spare once the first document had the processor (making one holds the
-    // main thread for tens of ms), unless a fault asks for one first.
-    if (spareDelay) await new Promise<void>((resolve) => setTimeout(resolve, spareDelay).unref());
     // Ready only with a spare, so that the first fault is retried at once; the second spare is made a
     // second later, out of the way of the first analyses.
     delayingSecond = true;
-    makeSpare();
-    await making;
     setTimeout(() => {
       delayingSecond = false;
       makeSpare();
     }, 1000).unref();
+    // A server makes its first spare once the first document had the processor (making one holds the
+    // main thread for tens of ms), unless a fault asks for one first.
+    if (spareDelay) await new Promise<void>((resolve) => setTimeout(resolve, spareDelay).unref());
+    makeSpare();
+    await making;
   })();
   return ready;
 }
 
-/** How long after the first runtime the spare is made (0: at once). */
+/** How long after the first runtime the first spare is made (0: at once). */
 let spareDelay = 0;
 
 /**
