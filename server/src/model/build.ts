@@ -146,7 +146,7 @@ function computeSpan(n: Node): { range: Range; text: string } {
   if (lexical) {
     // The first character is part of the token; the pattern reads the rest of it.
     lexical.lastIndex = n.startIndex + 1;
-    lexical.exec(text);
+    lexical.test(text);
     end = lexical.lastIndex;
   } else {
     end = n.endIndex;
@@ -1480,7 +1480,7 @@ function readValue(n: Node): Value {
     case 'identifier':
       return { kind: 'name', name: text, range, text };
     case 'attribute': {
-      if (DOTTED.test(text)) return { kind: 'attribute', path: text.replace(/\s+/g, ''), range, text };
+      if (DOTTED.test(text)) return { kind: 'attribute', path: noSpace(text), range, text };
       // `Tools().describe`: an attribute of a call's result.
       const object = n.childForFieldName('object');
       const attr = n.childForFieldName('attribute');
@@ -1504,14 +1504,16 @@ function readValue(n: Node): Value {
       let calleeEnd = argsNode.startIndex;
       while (calleeEnd > fn.startIndex && /\s/.test(src[calleeEnd - 1])) calleeEnd--;
       knownEnd(fn, calleeEnd);
+      const calleeText = textOf(fn);
+      const dotted = DOTTED.test(calleeText);
       // `vis.method(tag="mutation")(Tools.save)`: a call of what a call returned.
-      const inner = !DOTTED.test(textOf(fn)) && ty(fn) === 'call' ? toValue(fn) : undefined;
+      const inner = !dotted && ty(fn) === 'call' ? toValue(fn) : undefined;
       // `Path("x").read_text()`: a method of what a call returned.
-      const receiver = !DOTTED.test(textOf(fn)) && ty(fn) === 'attribute' ? receiverOf(fn) : undefined;
-      if (!DOTTED.test(textOf(fn)) && inner?.kind !== 'call' && !receiver) return { kind: 'unknown', range, text };
+      const receiver = !dotted && ty(fn) === 'attribute' ? receiverOf(fn) : undefined;
+      if (!dotted && inner?.kind !== 'call' && !receiver) return { kind: 'unknown', range, text };
       facts(argsNode).span ??= { range: { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, text: src.slice(argsNode.startIndex, n.startIndex + text.length) };
       const call: Call = {
-        callee: inner ? textOf(fn) : textOf(fn).replace(/\s+/g, ''),
+        callee: inner ? calleeText : noSpace(calleeText),
         ...(inner?.kind === 'call' ? { inner: inner.call } : {}),
         ...(receiver ? { receiver } : {}),
         args: ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
@@ -1533,6 +1535,11 @@ function receiverOf(attribute: Node): Call | undefined {
   if (!object || ty(object) !== 'call') return undefined;
   const v = toValue(object);
   return v.kind === 'call' ? v.call : undefined;
+}
+
+/** A dotted name without the spaces it may be written with (`a . b`). */
+function noSpace(s: string): string {
+  return /\s/.test(s) ? s.replace(/\s+/g, '') : s;
 }
 
 /** `a`, `a.b`, `a.b.c`: a name a call can be resolved through (read from the source text). */

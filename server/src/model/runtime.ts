@@ -63,8 +63,15 @@ function resolveIn(model: Model, scopes: readonly Scope[], dotted: string): stri
   return qualify(model, dotted);
 }
 
-/** The pattern of the names a body must mention to be read (undefined: none, so no body is read). */
-function watchedNames(model: Model): RegExp | undefined {
+/** The names a body must mention to be read, as a pattern and as the words in it. */
+interface Watched {
+  pattern: RegExp;
+  /** Every alternative of the pattern: a text that contains none of them cannot match it. */
+  words: string[];
+}
+
+/** The names a body must mention to be read (undefined: none, so no body is read). */
+function watchedNames(model: Model): Watched | undefined {
   const names = new Set<string>();
   for (const imp of model.imports) {
     const target = imp.name !== undefined ? `${imp.module}.${imp.name}` : imp.module;
@@ -72,7 +79,8 @@ function watchedNames(model: Model): RegExp | undefined {
   }
   if (!names.size) return undefined;
   // Imports inside a body bring their own names in: `import` is enough to read it.
-  return new RegExp(`\\b(?:${[...names].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}|import|environ|getenv)\\b`, 'u');
+  const words = [...names, 'import', 'environ', 'getenv'];
+  return { pattern: new RegExp(`\\b(?:${words.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`, 'u'), words };
 }
 
 function* functionsOf(model: Model): Generator<FunctionDecl> {
@@ -85,11 +93,14 @@ const cache = derivedCache<{ bodies: Body[]; calls: RuntimeCall[] }>();
 /** Whether a function's text mentions the watched names, by the pattern (functions are kept between versions). */
 const mentions = new WeakMap<FunctionDecl, { pattern: string; hit: boolean }>();
 
-function mentionsWatched(fn: FunctionDecl, watched: RegExp): boolean {
+function mentionsWatched(fn: FunctionDecl, watched: Watched): boolean {
+  const source = watched.pattern.source;
   const kept = mentions.get(fn);
-  if (kept && kept.pattern === watched.source) return kept.hit;
-  const hit = watched.test(fn.text);
-  mentions.set(fn, { pattern: watched.source, hit });
+  if (kept && kept.pattern === source) return kept.hit;
+  // Most bodies name none of the words: found at once without running the pattern over the text.
+  const text = fn.text;
+  const hit = watched.words.some((w) => text.includes(w)) && watched.pattern.test(text);
+  mentions.set(fn, { pattern: source, hit });
   return hit;
 }
 
@@ -125,7 +136,7 @@ function lambdaCalls(at: At, l: Extract<Value, { kind: 'lambda' }>, scopes: read
 }
 
 /** One module-level function or method read (with the functions inside it). */
-function runtimeOf(at: At, fn: FunctionDecl, watched: RegExp): { bodies: Body[]; calls: RuntimeCall[] } {
+function runtimeOf(at: At, fn: FunctionDecl, watched: Watched): { bodies: Body[]; calls: RuntimeCall[] } {
   const bodies: Body[] = [];
   const calls: RuntimeCall[] = [];
   const visit = (fn: FunctionDecl, outer: FunctionDecl[], scopes: readonly Scope[]) => {
@@ -154,12 +165,12 @@ function collect(model: Model): { bodies: Body[]; calls: RuntimeCall[] } {
     const imports = model.imports;
     for (const fn of functionsOf(model)) {
       let kept = perFunction.get(fn);
-      if (kept && kept.pattern === watched.source && sameList(kept.imports, imports)) {
+      if (kept && kept.pattern === watched.pattern.source && sameList(kept.imports, imports)) {
         kept.at.model = model;
         kept.imports = imports;
       } else {
         const at = { model };
-        kept = { pattern: watched.source, imports, at, ...runtimeOf(at, fn, watched) };
+        kept = { pattern: watched.pattern.source, imports, at, ...runtimeOf(at, fn, watched) };
         perFunction.set(fn, kept);
       }
       for (const b of kept.bodies) bodies.push(b);

@@ -130,9 +130,11 @@ interface Bracket {
   ch: string;
   line: number;
   col: number;
-  call?: CallArgs;
+  call: CallArgs | undefined;
+  /** The call arguments this bracket had when it was last a call's (made new when it is one again). */
+  spare: CallArgs | undefined;
   /** A def's parameter list. */
-  params?: boolean;
+  params: boolean;
   /** Where the expression being read at this level starts (after the last ',', '=' or ':'), and whether the next token starts one. */
   exprLine: number;
   fresh: boolean;
@@ -141,7 +143,8 @@ interface Bracket {
 interface CallArgs {
   keyword: boolean;
   keywordSplat: boolean;
-  names: Set<string>;
+  /** The keywords given so far (made at the first one). */
+  names: Set<string> | undefined;
   count: number;
   /** The argument being read: its first token, its name, whether it is `name=...`, whether it holds `for`. */
   tokens: number;
@@ -170,7 +173,31 @@ const OPERATOR_NEXT = new Uint8Array(129);
 for (const c of '=*/<>.') OPERATOR_NEXT[c.charCodeAt(0)] = 1;
 
 /** Python's operators and delimiters, longest first. */
-const OPERATOR = /\*\*=?|\/\/=?|<<=?|>>=?|->|:=|\.\.\.|[-+*/%&|^@<>=!]=|[-+*/%&|^@<>=~.,;]/y;
+
+/** Operators that may take a `=` after them (`+=`, `==`, `!=`...). */
+const AUGMENTABLE = new Uint8Array(129);
+for (const c of '-+*/%&|^@<>=!') AUGMENTABLE[c.charCodeAt(0)] = 1;
+
+/**
+ * The operator at `i` whose next character may continue it (OPERATOR_NEXT), read whole: `**=`, `//=`, `<<=`,
+ * `>>=`, `->`, `:=`, `...`, a one-character operator with `=`, else the one character.
+ */
+function operatorAt(text: string, i: number): string {
+  const c = text.charCodeAt(i);
+  const n = text.charCodeAt(i + 1);
+  const eq = text.charCodeAt(i + 2) === 61;
+  if (c === n) {
+    if (c === 42) return eq ? '**=' : '**';
+    if (c === 47) return eq ? '//=' : '//';
+    if (c === 60) return eq ? '<<=' : '<<';
+    if (c === 62) return eq ? '>>=' : '>>';
+    if (c === 46 && text.charCodeAt(i + 2) === 46) return '...';
+  }
+  if (c === 45 && n === 62) return '->';
+  if (c === 58 && n === 61) return ':=';
+  if (n === 61 && c < 128 && AUGMENTABLE[c] === 1) return text.slice(i, i + 2);
+  return text[i];
+}
 
 /** The first characters of keywords. */
 const KEYWORD_START = new Uint8Array(129);
@@ -277,6 +304,8 @@ class RegionScanner {
   private indents = [0];
   private altIndents = [0];
   private brackets: Bracket[] = [];
+  /** Brackets closed, to be opened again. */
+  private closed: Bracket[] = [];
   /** What the previous token was, to tell a call's '(' from a parenthesized expression. */
   private prev: 'name' | 'close' | 'string' | 'number' | 'other' = 'other';
   private out: RegionScan = { parser: [], compile: [], indents: this.indents, continuation: [], decorators: [], logical: [] };
@@ -287,6 +316,7 @@ class RegionScanner {
   private i: number;
   private lineStart: number;
   private logical: Logical | undefined;
+  private readonly spare: Logical = { line: 0, indent: 0, first: undefined, second: undefined, colon: false, endsWithColon: false, endLine: 0, endCol: 0, keywordEnd: 0, offset: 0, tokens: 0, secondKind: undefined, broken: false, endOffset: 0, lastOp: undefined };
   /** A block header waiting for its indented body. */
   private pending: Logical | undefined;
 
@@ -396,23 +426,24 @@ class RegionScanner {
     this.prev = 'other';
     this.out.logical.push(this.line);
     if (this.text.charCodeAt(at) === 64) this.out.decorators.push(this.line);
-    return (this.logical = {
-      line: this.line,
-      indent,
-      first: undefined,
-      second: undefined,
-      colon: false,
-      endsWithColon: false,
-      endLine: this.line,
-      endCol: col,
-      keywordEnd: col,
-      offset: this.lineStart,
-      tokens: 0,
-      secondKind: undefined,
-      broken: false,
-      endOffset: at,
-      lastOp: undefined,
-    });
+    // One object serves every logical line of the region (what outlives a line is a copy: `pending`).
+    const l = this.spare;
+    l.line = this.line;
+    l.indent = indent;
+    l.first = undefined;
+    l.second = undefined;
+    l.colon = false;
+    l.endsWithColon = false;
+    l.endLine = this.line;
+    l.endCol = col;
+    l.keywordEnd = col;
+    l.offset = this.lineStart;
+    l.tokens = 0;
+    l.secondKind = undefined;
+    l.broken = false;
+    l.endOffset = at;
+    l.lastOp = undefined;
+    return (this.logical = l);
   }
 
   /**
@@ -456,7 +487,7 @@ class RegionScanner {
     let doubleStar = false;
     let defaulted = false;
     for (const piece of pieces) {
-      const raw = piece.text.replace(/#[^\n]*/g, '');
+      const raw = piece.text.includes('#') ? piece.text.replace(/#[^\n]*/g, '') : piece.text;
       const p = raw.trim();
       if (!p) continue;
       const at = piece.at + raw.indexOf(p);
@@ -549,8 +580,9 @@ class RegionScanner {
       if (call.keywordSplat) (message = 'iterable argument unpacking follows keyword argument unpacking'), (atClose = false);
     } else if (call.isKeyword) {
       call.keyword = true;
-      if (call.names.has(call.name!)) (message = `keyword argument repeated: ${call.name}`), (atClose = false), (compile = true);
-      call.names.add(call.name!);
+      const names = (call.names ??= new Set());
+      if (names.has(call.name!)) (message = `keyword argument repeated: ${call.name}`), (atClose = false), (compile = true);
+      names.add(call.name!);
     } else if (call.keywordSplat) message = 'positional argument follows keyword argument unpacking';
     else if (call.keyword) message = 'positional argument follows keyword argument';
     if (message) call.error = { message, atClose, line: call.line, col: call.col, compile };
@@ -596,6 +628,34 @@ class RegionScanner {
       const message = `Missing parentheses in call to '${cur.first}'. Did you mean ${cur.first}(...)?`;
       this.out.parser.push(fail('SyntaxError', message, cur.line, cur.indent, 'parser', cur.line, cur.keywordEnd));
     }
+  }
+
+  /**
+   * A bracket opened here: one closed earlier made new again (nothing holds a bracket or its call once it
+   * is closed). Every bracket has the same shape (and so does every call), which keeps property reads fast.
+   */
+  private opened(ch: string, col: number, isCall: boolean, params: boolean): Bracket {
+    const line = this.line;
+    const b = this.closed.pop() ?? { ch, line, col, call: undefined, spare: undefined, params, exprLine: line, fresh: true };
+    b.ch = ch;
+    b.line = b.exprLine = line;
+    b.col = col;
+    b.params = params;
+    b.fresh = true;
+    b.call = undefined;
+    if (isCall) {
+      const c = (b.spare ??= { keyword: false, keywordSplat: false, names: undefined, count: 0, tokens: 0, first: 'other', name: undefined, isKeyword: false, generator: false, lambda: false, line, col, error: undefined, generatorAt: undefined });
+      c.keyword = c.keywordSplat = c.isKeyword = c.generator = c.lambda = false;
+      c.names = undefined;
+      c.count = c.tokens = 0;
+      c.first = 'other';
+      c.name = undefined;
+      c.line = line;
+      c.col = col;
+      c.error = c.generatorAt = undefined;
+      b.call = c;
+    }
+    return b;
   }
 
   /** The indentation of a line that starts a logical line; a tokenizer error ends the scan. */
@@ -775,11 +835,7 @@ class RegionScanner {
         const isCall = code === 40 && (this.prev === 'name' || this.prev === 'close') && !params;
         if (code === 123 && this.prev !== 'other') this.juxtaposed(cur, 'brace', col, 1);
         this.mark(top, false);
-        // Every bracket has the same shape (and so does every call), which keeps property reads fast.
-        const call: CallArgs | undefined = isCall
-          ? { keyword: false, keywordSplat: false, names: new Set(), count: 0, tokens: 0, first: 'other', name: undefined, isKeyword: false, generator: false, lambda: false, line: this.line, col, error: undefined, generatorAt: undefined }
-          : undefined;
-        brackets.push({ ch: text[i], line: this.line, col, call, params, exprLine: this.line, fresh: true });
+        brackets.push(this.opened(text[i], col, isCall, params));
         this.prev = 'other';
         i++;
       } else if (kind === CLOSE) {
@@ -791,6 +847,7 @@ class RegionScanner {
           return this.tokenizer(fail('SyntaxError', `closing parenthesis '${ch}' does not match opening parenthesis '${open.ch}'${where}`, this.line, col));
         }
         if (open.call) this.closeCall(open.call, col);
+        this.closed.push(open);
         this.prev = 'close';
         i++;
       } else if (kind === INVALID || (code === 33 && text.charCodeAt(i + 1) !== 61)) {
@@ -811,12 +868,7 @@ class RegionScanner {
         continue;
       } else {
         // An operator or delimiter, read whole (`==` is no `=`, `**` no `*`).
-        let op: string;
-        if (OPERATOR_NEXT[text.charCodeAt(i + 1)] !== 1) op = text[i];
-        else {
-          OPERATOR.lastIndex = i;
-          op = OPERATOR.exec(text)?.[0] ?? text[i];
-        }
+        const op = OPERATOR_NEXT[text.charCodeAt(i + 1)] !== 1 ? text[i] : operatorAt(text, i);
         if (top?.call) this.argToken(top.call, op === ',' ? 'comma' : op === '=' ? 'eq' : op === '*' ? 'star' : op === '**' ? 'dstar' : 'other', undefined, col);
         this.mark(top, op === ',' || op === '=' || op === ';');
         this.prev = 'other';

@@ -331,10 +331,13 @@ function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, 
 
 /** A unit through a chain's checks up to `last`: reported by rule `id` when its check is the first that fails. */
 function runChain<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, last: number, id: string): void {
-  const behind: { rule: string; range: Range }[] = [];
-  for (const { rule, failure } of failuresOf(ctx, chain, unit, key, last)) {
-    if (rule === id) return report(ctx, failure, behind);
-    behind.push({ rule, range: failure.range });
+  const failures = failuresOf(ctx, chain, unit, key, last);
+  for (let i = 0; i < failures.length; i++) {
+    if (failures[i].rule !== id) continue;
+    // The earlier failures it is behind.
+    const behind: { rule: string; range: Range }[] = [];
+    for (let k = 0; k < i; k++) behind.push({ rule: failures[k].rule, range: failures[k].failure.range });
+    return report(ctx, failures[i].failure, behind);
   }
 }
 
@@ -344,28 +347,34 @@ function runChain<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, la
  * when those are turned off or suppressed. The checks after the last one of a rule are not run for it.
  */
 export function chainRules(docs: readonly RuleDoc[], chains: readonly Chain<any>[]): Rule[] {
-  return docs.map((doc) => ({
-    id: doc.id,
-    severity: doc.severity ?? 'error',
-    summary: doc.summary,
-    ...(doc.fixable ? { fixable: true } : {}),
-    check(ctx: RuleContext) {
-      for (const chain of chains) {
-        let last = -1;
-        chain.steps.forEach((s, i) => {
-          if (idsOf(s).includes(doc.id)) last = i;
-        });
-        if (last === -1) continue;
-        for (const unit of chain.units(ctx)) {
-          // Kept between versions while what the checks read is unchanged (RuleContext.unit).
-          const key = chain.key ? chain.key(unit) : unit;
-          if (key === null) runChain(ctx, chain, unit, unit as object, last, doc.id);
-          else ctx.unit(key, () => runChain(ctx, chain, unit, key, last, doc.id));
+  return docs.map((doc) => {
+    // The chains that have a check of this rule, each with the last such check.
+    const mine: { chain: Chain<any>; last: number }[] = [];
+    for (const chain of chains) {
+      let last = -1;
+      chain.steps.forEach((s, i) => {
+        if (idsOf(s).includes(doc.id)) last = i;
+      });
+      if (last !== -1) mine.push({ chain, last });
+    }
+    return {
+      id: doc.id,
+      severity: doc.severity ?? 'error',
+      summary: doc.summary,
+      ...(doc.fixable ? { fixable: true } : {}),
+      check(ctx: RuleContext) {
+        for (const { chain, last } of mine) {
+          for (const unit of chain.units(ctx)) {
+            // Kept between versions while what the checks read is unchanged (RuleContext.unit).
+            const key = chain.key ? chain.key(unit) : unit;
+            if (key === null) runChain(ctx, chain, unit, unit as object, last, doc.id);
+            else ctx.unit(key, () => runChain(ctx, chain, unit, key, last, doc.id));
+          }
         }
-      }
-      doc.also?.(ctx);
-    },
-  }));
+        doc.also?.(ctx);
+      },
+    };
+  });
 }
 
 /** A call of a family with its binding, computed when first asked for. */
