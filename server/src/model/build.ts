@@ -1255,18 +1255,11 @@ function readParams(params: Node | null): Param[] {
 
 export function readClass(outer: Node, def: Node): ClassDecl {
   const { name: nameNode, args: supers, body } = headerParts(def);
-  // Class-body assignments (dataclass fields, class attributes) are read when first asked for.
-  const assignments: (() => ClassAssignments)[] = [];
-  const fieldsAndAttributes = () => {
-    const out: ClassAssignments = { fields: [], attributes: [] };
-    for (const read of assignments) {
-      const one = read();
-      out.fields.push(...one.fields);
-      out.attributes.push(...one.attributes);
-    }
-    return out;
-  };
+  // Class-body assignments (dataclass fields, class attributes) are read when first asked for, from a
+  // parse of the class's own text (nothing of the document's tree is kept).
+  let assignments: (() => ClassAssignments) | undefined;
   let assigned: ClassAssignments | undefined;
+  const fieldsAndAttributes = (): ClassAssignments => assignments?.() ?? { fields: [], attributes: [] };
   const cls: ClassDecl = {
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
@@ -1296,10 +1289,24 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     } else if (inner && ty(inner) === 'class_definition') {
       cls.classes.push(readClass(stmt, inner));
     } else if (ty(stmt) === 'expression_statement') {
-      assignments.push(readLater(spanOf(stmt), '', '', (root) => readClassAssignment(root.firstNamedChild?.firstNamedChild ?? null)));
+      assignments ??= readLater(spanOf(def), '', '', readClassAssignments);
     }
   }
   return cls;
+}
+
+/** The assignments of a class's body, in a parse of the class's text alone (its statements in order). */
+function readClassAssignments(root: Node): ClassAssignments {
+  const out: ClassAssignments = { fields: [], attributes: [] };
+  const def = root.firstNamedChild;
+  const body = def && ty(def) === 'class_definition' ? headerParts(def).body : undefined;
+  for (const stmt of body?.namedChildren ?? []) {
+    if (!stmt || ty(stmt) !== 'expression_statement') continue;
+    const one = readClassAssignment(stmt.firstNamedChild);
+    out.fields.push(...one.fields);
+    out.attributes.push(...one.attributes);
+  }
+  return out;
 }
 
 interface ClassAssignments {
