@@ -87,9 +87,15 @@ function textOf(n: Node | null | undefined): string | undefined {
 }
 
 /** Named children without comments (a comment starts with `#`: read from the source, not from WASM). */
-function kids(n: Node): Node[] {
+function kids(n: Node): readonly Node[] {
   const src = sourceOf(n.tree).text;
-  return n.namedChildren.filter((c): c is Node => !!c && src.charCodeAt(c.startIndex) !== 35);
+  const all = n.namedChildren;
+  // Most nodes have no comment among their children: their list is web-tree-sitter's own (read-only here).
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i];
+    if (!c || src.charCodeAt(c.startIndex) === 35) return all.filter((c): c is Node => !!c && src.charCodeAt(c.startIndex) !== 35);
+  }
+  return all as Node[];
 }
 
 /** An assignment's parts: `a = 1`, `a: int = 1`, `a: int` (one WASM call for all three). */

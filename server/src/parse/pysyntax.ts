@@ -200,8 +200,20 @@ function operatorAt(text: string, i: number): string {
 }
 
 /** The first characters of keywords. */
-const KEYWORD_START = new Uint8Array(129);
-for (const k of ['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']) KEYWORD_START[k.charCodeAt(0)] = 1;
+const KEYWORDS_BY_START: (string[] | undefined)[] = new Array(129);
+for (const k of ['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']) (KEYWORDS_BY_START[k.charCodeAt(0)] ??= []).push(k);
+
+/** The keyword text[i, j) is (read in place, nothing sliced), or undefined. */
+function keywordAt(text: string, i: number, j: number, code: number): string | undefined {
+  const candidates = code < 128 ? KEYWORDS_BY_START[code] : undefined;
+  if (!candidates) return undefined;
+  const length = j - i;
+  for (let k = 0; k < candidates.length; k++) {
+    const kw = candidates[k];
+    if (kw.length === length && text.startsWith(kw, i)) return kw;
+  }
+  return undefined;
+}
 
 /** Keywords after which a new expression starts (the one before them is whole). */
 const SEPARATING_KEYWORDS = new Set(['if', 'else', 'for', 'lambda', 'from', 'import', 'as', 'yield', 'return', 'await', 'assert', 'del', 'raise', 'with', 'while', 'elif', 'except']);
@@ -792,9 +804,10 @@ class RegionScanner {
               return this.tokenizer(fail('SyntaxError', message, this.line, i + bad.index - this.lineStart));
             }
           }
-          // Most names are no keyword: slice one only when it could be (or when it is needed).
-          const keyword = j - i <= 8 && KEYWORD_START[code] === 1 && KEYWORDS.has(text.slice(i, j));
-          const word = keyword || nth <= 2 || brackets.length ? text.slice(i, j) : '';
+          // A name is sliced only where it is needed: a logical line's first word, an argument's first token.
+          const kw = keywordAt(text, i, j, code);
+          const keyword = kw !== undefined;
+          const word = kw ?? (nth === 1 || (top?.call !== undefined && top.call.tokens === 0) ? text.slice(i, j) : '');
           if (keyword && brackets.length && STATEMENT_KEYWORDS.has(word)) out.parser.push(fail('SyntaxError', 'invalid syntax', this.line, col, 'parser', this.line, col + (j - i)));
           if (top) {
             if (top.call) this.argToken(top.call, word === 'for' ? 'for' : keyword ? 'other' : 'name', word, col);
