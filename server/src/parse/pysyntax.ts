@@ -175,8 +175,8 @@ for (const c of '=*/<>.') OPERATOR_NEXT[c.charCodeAt(0)] = 1;
 /** Python's operators and delimiters, longest first. */
 
 /** Operators that may take a `=` after them (`+=`, `==`, `!=`...). */
-const AUGMENTABLE = new Uint8Array(129);
-for (const c of '-+*/%&|^@<>=!') AUGMENTABLE[c.charCodeAt(0)] = 1;
+const AUGMENTED: (string | undefined)[] = new Array(129);
+for (const c of '-+*/%&|^@<>=!') AUGMENTED[c.charCodeAt(0)] = `${c}=`;
 
 /**
  * The operator at `i` whose next character may continue it (OPERATOR_NEXT), read whole: `**=`, `//=`, `<<=`,
@@ -195,8 +195,7 @@ function operatorAt(text: string, i: number): string {
   }
   if (c === 45 && n === 62) return '->';
   if (c === 58 && n === 61) return ':=';
-  if (n === 61 && c < 128 && AUGMENTABLE[c] === 1) return text.slice(i, i + 2);
-  return text[i];
+  return (n === 61 && c < 128 ? AUGMENTED[c] : undefined) ?? text[i];
 }
 
 /** The first characters of keywords. */
