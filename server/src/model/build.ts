@@ -221,6 +221,9 @@ export class ModelBuilder {
         checkpoint();
         const nodes = whole?.statements.get(seg);
         next.set(seg, nodes ? readStatements(doc, nodes) : readSegment(doc, seg));
+        // Its nodes (and the children web-tree-sitter keeps on them) are garbage from here on, not live
+        // through the rest of the build.
+        whole?.statements.delete(seg);
       }
       if (missing.length) this.calls = calls.next;
     } finally {
