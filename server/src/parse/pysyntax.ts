@@ -470,22 +470,22 @@ class RegionScanner {
     let start = open + 1;
     let close = -1;
     for (let k = open + 1; k < def.endOffset && close === -1; k++) {
-      const c = text[k];
-      if (c === '"' || c === "'") {
-        const q = text.startsWith(c.repeat(3), k) ? c.repeat(3) : c;
+      const c = text.charCodeAt(k);
+      if (c === 34 || c === 39) {
+        const q = c === 34 ? (text.startsWith('"""', k) ? '"""' : '"') : text.startsWith("'''", k) ? "'''" : "'";
         const e = text.indexOf(q, k + q.length);
         if (e === -1) return;
         k = e + q.length - 1;
-      } else if (c === '#') {
+      } else if (c === 35) {
         const e = text.indexOf('\n', k);
         if (e === -1) return;
         k = e;
-      } else if (c === '(' || c === '[' || c === '{') depth++;
-      else if (c === ')' || c === ']' || c === '}') {
+      } else if (c === 40 || c === 91 || c === 123) depth++;
+      else if (c === 41 || c === 93 || c === 125) {
         if (depth === 0) close = k;
         else depth--;
       }
-      if ((c === ',' && depth === 0) || close !== -1) {
+      if ((c === 44 && depth === 0) || close !== -1) {
         pieces.push({ text: text.slice(start, k), at: start });
         start = k + 1;
       }
