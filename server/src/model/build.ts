@@ -702,6 +702,13 @@ function readDecorators(outer: Node): Decorator[] {
   return out;
 }
 
+/** A string literal (maybe after a prefix) starts here. */
+const STRING_START = /[rRbBuUfF]{0,2}['"]/y;
+function stringAt(src: string, at: number): boolean {
+  STRING_START.lastIndex = at;
+  return STRING_START.test(src);
+}
+
 function docstringOf(body: Node | null): string | undefined {
   // Only the first statement matters: walk siblings rather than materialising the whole body, and
   // tell a comment (`#`) and a string statement (a quote, maybe after a prefix) by their first
@@ -710,7 +717,7 @@ function docstringOf(body: Node | null): string | undefined {
   if (!first) return undefined;
   const src = sourceOf(first.tree).text;
   while (first && src.charCodeAt(first.startIndex) === 35) first = first.nextNamedSibling;
-  if (!first || !/[rRbBuUfF]{0,2}['"]/y.test(src.slice(first.startIndex, first.startIndex + 3))) return undefined;
+  if (!first || !stringAt(src, first.startIndex)) return undefined;
   const expr = first.firstNamedChild;
   if (!expr) return undefined;
   const v = toValue(expr);
@@ -793,7 +800,7 @@ function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
       if (type === 'return_statement') {
         const value = stmt.firstNamedChild;
         out.returns.push(value ? toValue(value) : { kind: 'none', range: rangeOf(stmt), text: 'None' });
-      } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && /[rRbBuUfF]{0,2}['"]/y.test(src.slice(stmt.startIndex, stmt.startIndex + 3)))) out.others++;
+      } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && stringAt(src, stmt.startIndex))) out.others++;
       flow.statement(stmt);
       first = false;
     }
