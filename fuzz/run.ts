@@ -1,19 +1,20 @@
 // `npm run fuzz`: seeded, bounded fuzzing of everything a user stores or a host sends.
 //
-//   npm run fuzz -- [--target db,blob,gateway] [--count N] [--seed S] [--budget-s T] [--case I] [--quick] [--json]
+//   npm run fuzz -- [--target db,blob,gateway] [--count N] [--from I] [--seed S] [--budget-s T] [--case I] [--quick] [--json]
 //
 // Each target (fuzz/targets/<name>.ts) runs in a worker process of its own. The runner watches it:
 // a case that runs past the target's hangMs is a hang (the worker is killed and restarted at the
 // next case), a worker that dies is a crash, a case slower than slowMs is slow, an RSS past
 // rssLimitMb is a memory finding, and anything a case reports (an exception that escaped, a file
 // written) is a finding. Any of them fails the run. Every case is reproducible: its randomness comes
-// from (seed, target, case index), and `--target T --case I` re-runs one case alone.
+// from (seed, target, case index), and `--target T --case I` re-runs one case alone; `--from I` starts at
+// case I (cases I to N-1 of a run of N).
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FuzzTarget } from './target';
 
-interface Args { targets?: string[]; count?: number; seed: number; budgetS?: number; only?: number; quick: boolean; json: boolean }
+interface Args { targets?: string[]; count?: number; from?: number; seed: number; budgetS?: number; only?: number; quick: boolean; json: boolean }
 
 function parseArgs(argv: string[]): Args {
   const a: Args = { seed: 1, quick: false, json: false };
@@ -26,6 +27,7 @@ function parseArgs(argv: string[]): Args {
     switch (argv[i]) {
       case '--target': a.targets = v().split(','); break;
       case '--count': a.count = int(v()); break;
+      case '--from': a.from = int(v()); break;
       case '--seed': a.seed = int(v()); break;
       case '--budget-s': a.budgetS = Number(v()); break;
       case '--case': a.only = int(v()); break;
@@ -42,7 +44,7 @@ function int(s: string): number {
   return n;
 }
 function usage(why: string): never {
-  console.error(`fuzz: ${why}\nusage: npm run fuzz -- [--target db,blob,gateway] [--count N] [--seed S] [--budget-s T] [--case I] [--quick] [--json]`);
+  console.error(`fuzz: ${why}\nusage: npm run fuzz -- [--target db,blob,gateway] [--count N] [--from I] [--seed S] [--budget-s T] [--case I] [--quick] [--json]`);
   process.exit(2);
 }
 
@@ -128,7 +130,7 @@ function runTarget(name: string, t: FuzzTarget, args: Args): Promise<Summary> {
       s.seconds = (Date.now() - started) / 1000;
       resolve(s);
     };
-    spawnFrom(0);
+    spawnFrom(args.only === undefined ? Math.min(args.from ?? 0, planned) : 0);
   });
 }
 
@@ -161,7 +163,7 @@ function report(s: Summary): void {
     report(s);
     summaries.push(s);
   }
-  const bad = summaries.reduce((a, s) => a + s.findings.length, 0) + summaries.filter((s) => s.cases < (args.budgetS ? 1 : s.planned)).length;
+  const bad = summaries.reduce((a, s) => a + s.findings.length, 0) + summaries.filter((s) => s.cases < (args.budgetS ? 1 : s.planned - (args.only === undefined ? Math.min(args.from ?? 0, s.planned) : 0))).length;
   if (args.json) console.log(`FUZZ-SUMMARY ${JSON.stringify(summaries.map(({ findings, ...rest }) => ({ ...rest, findings: findings.length, kinds: findings.map((f) => f.kind) })))}`);
   console.log(bad ? `\nfuzz: FAILED (${bad} findings)` : '\nfuzz: no findings');
   process.exit(bad ? 1 : 0);

@@ -24,6 +24,8 @@ process.on('unhandledRejection', (e) => { rejected = `unhandled rejection: ${(e 
     for (const i of cases) {
       current = i;
       await send({ type: 'start', i });
+      // FUZZ_PROGRESS=1: each case's index and time on stderr (to line a case up with a sampled figure).
+      if (process.env.FUZZ_PROGRESS) console.error(`[fuzz] case ${i} at ${new Date().toISOString()}`);
       const t0 = performance.now();
       let outcome: string;
       let finding: string | undefined;

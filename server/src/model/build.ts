@@ -512,16 +512,26 @@ function emptyFragment(): Fragment {
   return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], mainBlocks: [], treeErrors: [] };
 }
 
-/** The ERROR and MISSING nodes of a statement (a few are enough: only the first counts). */
-function collectTreeErrors(n: Node, out: FragmentTreeError[]): void {
-  if (out.length >= 8) return;
-  const type = ty(n);
-  if (type === 'ERROR' || n.isMissing) {
-    const { range } = spanOf(n);
-    out.push({ range, ...(n.isMissing ? { missing: type } : {}) });
-    if (type !== 'ERROR') return;
+/**
+ * The ERROR and MISSING nodes of a statement, in document order (a few are enough: only the first counts).
+ * An explicit stack: a statement's tree may be thousands of levels deep.
+ */
+function collectTreeErrors(stmt: Node, out: FragmentTreeError[]): void {
+  const stack: Node[] = [stmt];
+  while (stack.length && out.length < 8) {
+    const n = stack.pop()!;
+    const type = ty(n);
+    if (type === 'ERROR' || n.isMissing) {
+      const { range } = spanOf(n);
+      out.push({ range, ...(n.isMissing ? { missing: type } : {}) });
+      if (type !== 'ERROR') continue;
+    }
+    const children = n.children;
+    for (let k = children.length - 1; k >= 0; k--) {
+      const c = children[k];
+      if (c && (c.hasError || c.isMissing)) stack.push(c);
+    }
   }
-  for (const c of n.children) if (c && (c.hasError || c.isMissing)) collectTreeErrors(c, out);
 }
 
 function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): void {
