@@ -97,9 +97,15 @@ function textOf(n: Node | null | undefined): string | undefined {
 }
 
 /** Named children without comments (a comment starts with `#`: read from the source, not from WASM). */
-function kids(n: Node): Node[] {
+function kids(n: Node): readonly Node[] {
   const src = sourceOf(n.tree).text;
-  return n.namedChildren.filter((c): c is Node => !!c && src.charCodeAt(c.startIndex) !== 35);
+  const all = n.namedChildren;
+  // Most nodes have no comment among their children: their list is web-tree-sitter's own (read-only here).
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i];
+    if (!c || src.charCodeAt(c.startIndex) === 35) return all.filter((c): c is Node => !!c && src.charCodeAt(c.startIndex) !== 35);
+  }
+  return all as Node[];
 }
 
 /** An assignment's parts: `a = 1`, `a: int = 1`, `a: int` (one WASM call for all three). */
@@ -260,6 +266,9 @@ export class ModelBuilder {
         checkpoint();
         const nodes = whole?.statements.get(seg);
         next.set(seg, nodes ? readStatements(doc, nodes, seg.row) : readSegment(doc, seg));
+        // Its nodes (and the children web-tree-sitter keeps on them) are garbage from here on, not live
+        // through the rest of the build.
+        whole?.statements.delete(seg);
       }
       if (missing.length) this.calls = calls.next;
     } finally {
@@ -785,6 +794,13 @@ function readDecorators(outer: Node): Decorator[] {
   return out;
 }
 
+/** A string literal (maybe after a prefix) starts here. */
+const STRING_START = /[rRbBuUfF]{0,2}['"]/y;
+function stringAt(src: string, at: number): boolean {
+  STRING_START.lastIndex = at;
+  return STRING_START.test(src);
+}
+
 function docstringOf(body: Node | null): string | undefined {
   // Only the first statement matters: walk siblings rather than materialising the whole body, and
   // tell a comment (`#`) and a string statement (a quote, maybe after a prefix) by their first
@@ -793,7 +809,7 @@ function docstringOf(body: Node | null): string | undefined {
   if (!first) return undefined;
   const src = sourceOf(first.tree).text;
   while (first && src.charCodeAt(first.startIndex) === 35) first = first.nextNamedSibling;
-  if (!first || !/[rRbBuUfF]{0,2}['"]/y.test(src.slice(first.startIndex, first.startIndex + 3))) return undefined;
+  if (!first || !stringAt(src, first.startIndex)) return undefined;
   const expr = first.firstNamedChild;
   if (!expr) return undefined;
   const v = toValue(expr);
@@ -876,7 +892,7 @@ function bodyOf(span: { range: Range; text: string }): Later<FunctionBody> {
       if (type === 'return_statement') {
         const value = stmt.firstNamedChild;
         out.returns.push(value ? toValue(value) : { kind: 'none', range: rangeOf(stmt), text: 'None' });
-      } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && /[rRbBuUfF]{0,2}['"]/y.test(src.slice(stmt.startIndex, stmt.startIndex + 3)))) out.others++;
+      } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && stringAt(src, stmt.startIndex))) out.others++;
       flow.statement(stmt);
       first = false;
     }
@@ -1351,18 +1367,11 @@ function readParams(params: Node | null): Param[] {
 
 export function readClass(outer: Node, def: Node): ClassDecl {
   const { name: nameNode, args: supers, body } = headerParts(def);
-  // Class-body assignments (dataclass fields, class attributes) are read when first asked for.
-  const assignments: Later<ClassAssignments>[] = [];
-  const fieldsAndAttributes = () => {
-    const out: ClassAssignments = { fields: [], attributes: [] };
-    for (const read of assignments) {
-      const one = read();
-      out.fields.push(...one.fields);
-      out.attributes.push(...one.attributes);
-    }
-    return out;
-  };
+  // Class-body assignments (dataclass fields, class attributes) are read when first asked for, from a
+  // parse of the class's own text (nothing of the document's tree is kept).
+  let assignments: Later<ClassAssignments> | undefined;
   let assigned: ClassAssignments | undefined;
+  const fieldsAndAttributes = (): ClassAssignments => assignments?.() ?? { fields: [], attributes: [] };
   const cls: ClassDecl = {
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
@@ -1380,7 +1389,6 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     classes: [],
     selfAssignments: [],
   };
-  lazy(cls, assignments);
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
@@ -1392,10 +1400,25 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     } else if (inner && ty(inner) === 'class_definition') {
       cls.classes.push(readClass(stmt, inner));
     } else if (ty(stmt) === 'expression_statement') {
-      assignments.push(readLater(spanOf(stmt), '', '', (root) => readClassAssignment(root.firstNamedChild?.firstNamedChild ?? null)));
+      assignments ??= readLater(spanOf(def), '', '', readClassAssignments);
     }
   }
+  lazy(cls, assignments ? [assignments] : []);
   return cls;
+}
+
+/** The assignments of a class's body, in a parse of the class's text alone (its statements in order). */
+function readClassAssignments(root: Node): ClassAssignments {
+  const out: ClassAssignments = { fields: [], attributes: [] };
+  const def = root.firstNamedChild;
+  const body = def && ty(def) === 'class_definition' ? headerParts(def).body : undefined;
+  for (const stmt of body?.namedChildren ?? []) {
+    if (!stmt || ty(stmt) !== 'expression_statement') continue;
+    const one = readClassAssignment(stmt.firstNamedChild);
+    out.fields.push(...one.fields);
+    out.attributes.push(...one.attributes);
+  }
+  return out;
 }
 
 interface ClassAssignments {
