@@ -1281,11 +1281,19 @@ function readParams(params: Node | null): Param[] {
 
 export function readClass(outer: Node, def: Node): ClassDecl {
   const { name: nameNode, args: supers, body } = headerParts(def);
-  // Class-body assignments (dataclass fields, class attributes) are read when first asked for, from a
-  // parse of the class's own text (nothing of the document's tree is kept).
-  let assignments: (() => ClassAssignments) | undefined;
+  // Class-body assignments (dataclass fields, class attributes) are read when first asked for, all of
+  // them from one parse of the class's own text (nothing of the document's tree is kept).
+  const assignments: (() => ClassAssignments)[] = [];
+  const fieldsAndAttributes = () => {
+    const out: ClassAssignments = { fields: [], attributes: [] };
+    for (const read of assignments) {
+      const one = read();
+      out.fields.push(...one.fields);
+      out.attributes.push(...one.attributes);
+    }
+    return out;
+  };
   let assigned: ClassAssignments | undefined;
-  const fieldsAndAttributes = (): ClassAssignments => assignments?.() ?? { fields: [], attributes: [] };
   const cls: ClassDecl = {
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
@@ -1314,8 +1322,8 @@ export function readClass(outer: Node, def: Node): ClassDecl {
       if (fn.name === '__init__') cls.selfAssignments = readSelfAssignments(inner);
     } else if (inner && ty(inner) === 'class_definition') {
       cls.classes.push(readClass(stmt, inner));
-    } else if (ty(stmt) === 'expression_statement') {
-      assignments ??= readLater(spanOf(def), '', '', readClassAssignments);
+    } else if (ty(stmt) === 'expression_statement' && !assignments.length) {
+      assignments.push(readLater(spanOf(def), '', '', readClassAssignments));
     }
   }
   return cls;
