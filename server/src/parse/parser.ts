@@ -13,7 +13,7 @@ import vm from 'node:vm';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import { scanComments } from '../model/comments';
-import { SliceExpired, sliceExpired, slicing, type SliceJob } from '../slices';
+import { SliceExpired, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
 import { firstLimit, lineStartsOf, resegment, rowOf, segmentText, type LimitError, type LineStarts, type Segment, type TextEdit } from './segments';
 
 export type { Segment, TextEdit } from './segments';
@@ -455,17 +455,21 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
   let tree: Tree | null;
   if (!seg.broken) {
     const range = { startIndex: seg.start, endIndex: seg.end, startPosition: { row: seg.row, column: 0 }, endPosition: { row: endRow, column: seg.end - doc.lineStarts[endRow] } };
-    tree = parseInJob(r, seg, reader(doc.text, seg.end, commentSpans(doc.text, seg.start, seg.end, doc.lineStarts, seg.row)), { includedRanges: [range] });
+    const blank = memoInSlice('blank', seg, () => commentSpans(doc.text, seg.start, seg.end, doc.lineStarts, seg.row));
+    tree = parseInJob(r, seg, reader(doc.text, seg.end, blank), { includedRanges: [range] });
     if (tree) sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
   } else {
-    const { codeEnd, closers } = closeRegion(doc.text, seg.start, seg.end);
-    const text = doc.text.slice(0, codeEnd) + closers + '\n';
-    const lastRow = rowOf(doc.lineStarts, codeEnd);
-    const lineStarts = new Int32Array(lastRow + 2);
-    lineStarts.set(doc.lineStarts.subarray(0, lastRow + 1));
-    lineStarts[lastRow + 1] = text.length;
+    const { text, lineStarts, lastRow, blank } = memoInSlice('closed', seg, () => {
+      const { codeEnd, closers } = closeRegion(doc.text, seg.start, seg.end);
+      const text = doc.text.slice(0, codeEnd) + closers + '\n';
+      const lastRow = rowOf(doc.lineStarts, codeEnd);
+      const lineStarts = new Int32Array(lastRow + 2);
+      lineStarts.set(doc.lineStarts.subarray(0, lastRow + 1));
+      lineStarts[lastRow + 1] = text.length;
+      return { text, lineStarts, lastRow, blank: commentSpans(text, seg.start, codeEnd, doc.lineStarts, seg.row) };
+    });
     const range = { startIndex: seg.start, endIndex: text.length, startPosition: { row: seg.row, column: 0 }, endPosition: { row: lastRow + 1, column: 0 } };
-    tree = parseInJob(r, seg, reader(text, text.length, commentSpans(text, seg.start, codeEnd, doc.lineStarts, seg.row)), { includedRanges: [range] });
+    tree = parseInJob(r, seg, reader(text, text.length, blank), { includedRanges: [range] });
     if (tree) sources.set(tree, { text, lineStarts });
   }
   if (!tree) throw new Error('tree-sitter returned no tree');
@@ -484,7 +488,8 @@ export function parseWhole(doc: ParsedDocument, segments: readonly Segment[]): {
   if (segments.some((s) => s.broken)) return undefined;
   const r = runtime();
   faultIfInjected(doc.text);
-  const blank = commentSpans(doc.text, 0, doc.text.length, doc.lineStarts, 0);
+  // Kept for the job's next slice when the parse runs out of time (a scan of megabytes takes a slice of its own).
+  const blank = memoInSlice('blank', doc, () => commentSpans(doc.text, 0, doc.text.length, doc.lineStarts, 0));
   const tree = parseInJob(r, doc, blank ? reader(doc.text, doc.text.length, blank) : doc.text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   reclaimParserHeap();
