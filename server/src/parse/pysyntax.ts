@@ -502,31 +502,32 @@ class RegionScanner {
       const p = raw.trim();
       if (!p) continue;
       const at = piece.at + raw.indexOf(p);
-      const bad = this.paramError.bind(this, at, p.length, 'invalid syntax', 'parser');
       // Two parameters with no comma between them, on two lines: the parser fails at the second.
       const second = secondParameter(p);
       if (second !== undefined) return this.paramError(at + second, 1, 'invalid syntax', 'parser');
       if (p === '/') {
-        if (!positional || slash || star || doubleStar) return bad();
+        if (!positional || slash || star || doubleStar) return this.paramError(at, p.length, 'invalid syntax', 'parser');
         slash = true;
         continue;
       }
-      if (doubleStar) return bad();
+      if (doubleStar) return this.paramError(at, p.length, 'invalid syntax', 'parser');
       const m = /^(\*\*|\*)?\s*([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)?\s*(?::[^=]*)?(=)?/su.exec(p);
       if (!m) return;
-      const [, stars, name, eq] = m;
+      const stars = m[1] as '*' | '**' | undefined;
+      const name = m[2] as string | undefined;
+      const eq = m[3];
       // Neither a name nor a star (a string, a number, a bracket): the parser fails where it starts.
-      if (!stars && !name) return bad();
+      if (!stars && !name) return this.paramError(at, p.length, 'invalid syntax', 'parser');
       if (stars === '*') {
-        if (star || eq) return bad();
+        if (star || eq) return this.paramError(at, p.length, 'invalid syntax', 'parser');
         star = true;
       } else if (stars === '**') {
-        if (!name || eq) return bad();
+        if (!name || eq) return this.paramError(at, p.length, 'invalid syntax', 'parser');
         doubleStar = true;
       } else {
         if (!name) return;
         if (eq) defaulted = true;
-        else if (defaulted && !star) return bad();
+        else if (defaulted && !star) return this.paramError(at, p.length, 'invalid syntax', 'parser');
         positional++;
       }
       if (name) {
