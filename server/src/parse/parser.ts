@@ -183,20 +183,32 @@ export function initParser(): Promise<void> {
     }, 1000).unref();
     // A server makes its first spare once the first document had the processor (making one holds the
     // main thread for tens of ms), unless a fault asks for one first.
-    if (spareDelay) await new Promise<void>((resolve) => setTimeout(resolve, spareDelay).unref());
+    if (spareDelay) {
+      await new Promise<void>((resolve) => {
+        spareSignal = resolve;
+        setTimeout(resolve, spareDelay).unref();
+      });
+    }
     makeSpare();
     await making;
   })();
   return ready;
 }
 
-/** How long after the first runtime the first spare is made (0: at once). */
+/** How long after the first runtime the first spare is made at the latest (0: at once). */
 let spareDelay = 0;
+let spareSignal: (() => void) | undefined;
+
+/** Has a spare put off by `parserStarted(spareAfterMs)` made now (a server's first document is analysed). */
+export function makeSpareNow(): void {
+  spareSignal?.();
+}
 
 /**
  * Resolves as soon as the first runtime is ready (the spare follows in the background): what a server
  * waits for before it answers `initialize`. Starts loading it when nothing has yet; `spareAfterMs`
- * (given by the first caller) puts the spare off so that it does not hold up the first analysis.
+ * (given by the first caller) puts the first spare off, until `makeSpareNow` or that many ms, so that
+ * making it does not hold up the first analysis.
  */
 export function parserStarted(spareAfterMs = 0): Promise<void> {
   if (!ready) spareDelay = spareAfterMs;
