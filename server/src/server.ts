@@ -70,7 +70,8 @@ scheduler.listen(documents);
 // The parser's first spare runtime is made once the first document is analysed (see SPARE_AFTER_MS).
 const firstAnalysed = scheduler.onAnalysed(() => {
   firstAnalysed.dispose();
-  makeSpareNow();
+  // After its diagnostics are written (the connection writes them in promise jobs after this listener's).
+  setImmediate(makeSpareNow);
 });
 const globalDir = globalExtensionsDir();
 const ctx: ServerContext = {
