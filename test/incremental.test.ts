@@ -10,6 +10,7 @@ import { Analyzer, analyzeText } from '../server/src/analysis';
 import { initParser, newParser } from '../server/src/parse/parser';
 import type { Finding } from '../server/src/rules/types';
 import { generateExtension } from '../bench/generate';
+import { cases } from './rules/familyCases';
 
 before(async () => {
   await initParser();
@@ -137,11 +138,69 @@ describe('typing into a realistic file', () => {
       assert.equal(after.rules.computed - before.rules.computed, 4, `${name}: only the edited tool's rule units checked again`);
       assert.ok(after.rules.reused > before.rules.reused, `${name}: rule units reused`);
     }
-    // A line break near the top: every statement below moves; none is parsed again.
+    // A line break near the top: every statement below moves; none is parsed again, and every Symbol
+    // analysis and rule unit is reused, its positions moved with the statement.
     const moved = text.replace('\n', '\n\n');
+    const before = program.unitCounts(uri);
     assert.deepEqual(analyzer.analyze(uri, version++, moved).findings, analyzeText(uri, moved).findings);
+    const after = program.unitCounts(uri);
+    assert.equal(after.symbols.computed - before.symbols.computed, 0, 'a line break: Symbols analysed again');
+    assert.equal(after.rules.computed - before.rules.computed, 0, 'a line break: rule units checked again');
     assert.ok(program.modules.statementsRead(uri)! <= 1, `a line break: ${program.modules.statementsRead(uri)} statements read`);
     assert.ok(program.modules.regionsScanned(uri)! <= 1, `a line break: ${program.modules.regionsScanned(uri)} regions scanned for syntax errors`);
     assert.deepEqual(analyzer.analyze(uri, version++, text).findings, first);
+  });
+
+  it('moves what it keeps with the lines added and removed above it: findings and Symbol analyses as a fresh analysis has them', () => {
+    const base = generateExtension(40, 1000);
+    const uri = 'file:///work/big/extension.py';
+    const analyzer = new Analyzer();
+    let version = 1;
+    let text = base;
+    // What a Symbol's analysis says with a place: its call, its issues, its tools' defs and parameter annotations.
+    const placed = (a: Analyzer) =>
+      a.program.symbols(uri).map((s) => ({ call: s.call.range, issues: s.issues, tools: s.tools.map((t) => [t.name, t.decl?.range, t.decl?.params.map((p) => p.annotationRange)]) }));
+    analyzer.analyze(uri, version++, text);
+    placed(analyzer);
+    let seed = 7;
+    const rnd = (k: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % k);
+    for (let i = 0; i < 120; i++) {
+      const at = rnd(text.length + 1);
+      const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+      const nl = text.indexOf('\n', at);
+      const op = i % 40 === 39 ? 'back' : ['join', 'two breaks', 'break', 'blank line'][rnd(4)];
+      if (op === 'back') text = base;
+      else if (op === 'join' && nl >= 0) text = text.slice(0, nl) + text.slice(nl + 1);
+      else if (op === 'two breaks') text = text.slice(0, at) + '\n\n' + text.slice(at);
+      else if (op === 'break') text = text.slice(0, at) + '\n' + text.slice(at);
+      else text = text.slice(0, lineStart) + '\n' + text.slice(lineStart);
+      assert.deepEqual(analyzer.analyze(uri, version++, text).findings, analyzeText(uri, text).findings, `edit ${i} (${op})`);
+      const fresh = new Analyzer();
+      fresh.analyze(uri, 1, text);
+      assert.deepEqual(placed(analyzer), placed(fresh), `edit ${i} (${op}): Symbol analyses`);
+    }
+    const { symbols } = analyzer.program.unitCounts(uri);
+    assert.ok(symbols.reused > symbols.computed * 4, `Symbol analyses reused across moves (${symbols.reused} reused, ${symbols.computed} computed)`);
+  });
+
+  it('moves the findings it keeps, with their fixes, when lines are added above them: every rule case as a fresh analysis has it', () => {
+    const uri = 'file:///work/cases/extension.py';
+    let checked = 0;
+    for (const c of cases) {
+      for (const text of [c.bad.replace(/\[\||\|\]/g, ''), c.good]) {
+        const analyzer = new Analyzer();
+        let version = 1;
+        analyzer.analyze(uri, version++, text);
+        const first = text.indexOf('\n') + 1;
+        const lines = text.split('\n');
+        const middle = lines.slice(0, Math.floor(lines.length / 2)).join('\n').length + 1;
+        const edits = [text.slice(0, first) + '\n' + text.slice(first), text.slice(0, first) + '\n\n\n' + text.slice(first), text.slice(0, middle) + '\n' + text.slice(middle), text, '\n' + text];
+        for (const edited of edits) {
+          assert.deepEqual(analyzer.analyze(uri, version++, edited).findings, analyzeText(uri, edited).findings, `${c.rule}: ${JSON.stringify(edited)}`);
+          checked++;
+        }
+      }
+    }
+    assert.equal(checked, cases.length * 10);
   });
 });

@@ -88,11 +88,13 @@ let canPullConfiguration = false;
 let clientProvidesCommits = false;
 let canWatchFiles = false;
 let canFollowFolders = false;
+/** How long after the parser's first runtime its spare is made (server/src/parse/parser.ts: parserStarted). */
+const SPARE_AFTER_MS = 300;
 let canRefreshInlayHints = false;
 
 // The parser's WebAssembly compiles while the client sends `initialize`, which waits only for the first
-// runtime (its spare follows in the background).
-void parserStarted().catch(() => undefined);
+// runtime (its spares follow once the first document is analysed, so that they do not hold up its diagnostics).
+void parserStarted(SPARE_AFTER_MS).catch(() => undefined);
 
 connection.onInitialize(async (params): Promise<InitializeResult> => {
   await parserStarted();

@@ -30,6 +30,12 @@ import { checkpoint, memoInSlice, slicing } from '../slices';
 import { applySdkProfile } from '../sdk/profile';
 import { regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
 
+interface FragmentMoves {
+  positions: Pos[];
+  /** Parts not read yet when the positions were last collected. */
+  lazy: LazyPart[];
+}
+
 /** An ERROR or MISSING node where it is (a Range, so a fragment moved to other rows moves it too). */
 interface FragmentTreeError {
   range: Range;
@@ -37,6 +43,10 @@ interface FragmentTreeError {
 }
 
 interface Fragment {
+  /** The row its positions are on (its segment's first row when it was read or last moved). */
+  row: number;
+  /** Its positions, found the first time it moved (moveFragment). */
+  moves?: FragmentMoves;
   attributeAssignments: Model['attributeAssignments'];
   imports: ImportBinding[];
   futureAnnotations: boolean;
@@ -87,9 +97,15 @@ function textOf(n: Node | null | undefined): string | undefined {
 }
 
 /** Named children without comments (a comment starts with `#`: read from the source, not from WASM). */
-function kids(n: Node): Node[] {
+function kids(n: Node): readonly Node[] {
   const src = sourceOf(n.tree).text;
-  return n.namedChildren.filter((c): c is Node => !!c && src.charCodeAt(c.startIndex) !== 35);
+  const all = n.namedChildren;
+  // Most nodes have no comment among their children: their list is web-tree-sitter's own (read-only here).
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i];
+    if (!c || src.charCodeAt(c.startIndex) === 35) return all.filter((c): c is Node => !!c && src.charCodeAt(c.startIndex) !== 35);
+  }
+  return all as Node[];
 }
 
 /** An assignment's parts: `a = 1`, `a: int = 1`, `a: int` (one WASM call for all three). */
@@ -169,6 +185,23 @@ export class ModelBuilder {
   scanned = 0;
   /** The syntax scan of each segment of the last build. */
   private scans = new Map<Segment, { row: number; atEof: boolean; scan: RegionScan }>();
+  /**
+   * Incremented each time the kept fragments are moved to a new version's rows (each build); `rowMaps`
+   * holds, for the last few, where each row of the one before went (what is kept beside the model, such
+   * as rule findings, is moved with it: `mapRow`).
+   */
+  epoch = 0;
+  private rowMaps: { epoch: number; runs: Int32Array }[] = [];
+
+  /** The row `row` of epoch `from` is now on, or -1 when its statement was read again (or the epoch is too old). */
+  mapRow(row: number, from: number): number {
+    if (from === this.epoch) return row;
+    const maps = this.rowMaps;
+    let i = maps.length - (this.epoch - from);
+    if (i < 0 || from > this.epoch) return -1;
+    for (; i < maps.length && row >= 0; i++) row = mapThrough(maps[i].runs, row);
+    return row;
+  }
 
   build(uri: string, doc: ParsedDocument): Model {
     // In a sliced job (server/src/slices.ts) the build stops between statements when the slice's time
@@ -177,20 +210,38 @@ export class ModelBuilder {
     const { next, missing } = memoInSlice('segments', doc, () => {
       const next = new Map<Segment, Fragment>();
       const missing: Segment[] = [];
-      for (const seg of doc.segments) {
+      // Where the rows of the fragments kept go: old row, new row, rows, for each.
+      const moved: number[] = [];
+      const segments = doc.segments;
+      for (let i = 0; i < segments.length; i++) {
+        const seg = segments[i];
         let f = this.fragments.get(seg);
         if (!f && seg.from) {
-          const prev = this.fragments.get(seg.from.seg);
-          if (prev) f = seg.from.rows ? moveFragment(prev, seg.from.rows) : prev;
+          f = this.fragments.get(seg.from.seg);
           // Its syntax scan goes with it (used again while it starts on the same line).
           const scan = this.scans.get(seg.from.seg);
           if (scan) this.scans.set(seg, scan);
+        }
+        if (f) {
+          const rows = (i + 1 < segments.length ? segments[i + 1].row : doc.lineStarts.length) - seg.row;
+          moved.push(f.row, seg.row, rows);
+          // Moved to the segment's row (from wherever its positions are: a build given up may have moved it already).
+          if (f.row !== seg.row) moveFragment(f, seg.row - f.row);
         }
         // What this segment was is not needed any more (and would keep old versions alive).
         delete seg.from;
         if (f) next.set(seg, f);
         else missing.push(seg);
       }
+      // Runs of rows moved alike (most of a file is one or two: the rows above an edit and those below it).
+      const runs: number[] = [];
+      for (let k = 0; k < moved.length; k += 3) {
+        const n = runs.length;
+        if (n && runs[n - 3] + runs[n - 1] === moved[k] && runs[n - 2] + runs[n - 1] === moved[k + 1]) runs[n - 1] += moved[k + 2];
+        else runs.push(moved[k], moved[k + 1], moved[k + 2]);
+      }
+      this.rowMaps.push({ epoch: ++this.epoch, runs: Int32Array.from(runs) });
+      if (this.rowMaps.length > ROW_MAPS) this.rowMaps.shift();
       return { next, missing };
     });
     this.read = missing.length;
@@ -214,7 +265,10 @@ export class ModelBuilder {
         if (job && next.has(seg)) continue;
         checkpoint();
         const nodes = whole?.statements.get(seg);
-        next.set(seg, nodes ? readStatements(doc, nodes) : readSegment(doc, seg));
+        next.set(seg, nodes ? readStatements(doc, nodes, seg.row) : readSegment(doc, seg));
+        // Its nodes (and the children web-tree-sitter keeps on them) are garbage from here on, not live
+        // through the rest of the build.
+        whole?.statements.delete(seg);
       }
       if (missing.length) this.calls = calls.next;
     } finally {
@@ -326,6 +380,23 @@ export function buildModel(uri: string, doc: ParsedDocument): Model {
   return new ModelBuilder().build(uri, doc);
 }
 
+/** A row through one build's runs (old row, new row, rows: sorted by old row), or -1 when it is in none. */
+function mapThrough(runs: Int32Array, row: number): number {
+  let lo = 0;
+  let hi = runs.length / 3 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const from = runs[mid * 3];
+    if (row < from) hi = mid - 1;
+    else if (row >= from + runs[mid * 3 + 2]) lo = mid + 1;
+    else return runs[mid * 3 + 1] + row - from;
+  }
+  return -1;
+}
+
+/** How many builds back what was kept beside a model can be moved to the current rows. */
+const ROW_MAPS = 8;
+
 /** Below this many statements to read, each is parsed on its own. */
 const WHOLE_PARSE_MIN = 16;
 
@@ -333,14 +404,14 @@ const WHOLE_PARSE_MIN = 16;
 function readSegment(doc: ParsedDocument, seg: Segment): Fragment {
   const { tree, statements } = parseSegment(doc, seg);
   try {
-    return readStatements(doc, statements);
+    return readStatements(doc, statements, seg.row);
   } finally {
     tree.delete();
   }
 }
 
-function readStatements(doc: ParsedDocument, statements: Node[]): Fragment {
-  const f = emptyFragment();
+function readStatements(doc: ParsedDocument, statements: Node[], row: number): Fragment {
+  const f = emptyFragment(row);
   for (const stmt of statements) {
     readInto(stmt, doc.text, f, false);
     if (stmt.hasError) collectTreeErrors(stmt, f.treeErrors);
@@ -349,82 +420,102 @@ function readStatements(doc: ParsedDocument, statements: Node[]): Fragment {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Moving a fragment: lines added or removed above a statement move it without changing it.
+// Moving a fragment: lines added or removed above a statement move it without changing it. It is moved
+// in place: every object keeps its identity, so whatever was computed from it (a Symbol's analysis, the
+// findings of a rule unit) is reused, and the positions those results hold are the model's own.
 
-/** Objects with parts read when first asked for (getters): moved lazily too. */
-const LAZY = new WeakSet<object>();
-
-/** A copy of a fragment with every position `rows` rows further down (identity within it kept). */
-function moveFragment(f: Fragment, rows: number): Fragment {
-  return moveValue(f, rows, new Map()) as Fragment;
+/** A part of an object read when first asked for (`readLater`): its span, and its value once read. */
+interface LazyPart {
+  span: { range: Range };
+  peek(): unknown;
 }
 
-function moveValue(v: unknown, rows: number, seen: Map<object, unknown>): unknown {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) {
-    const done = seen.get(v);
-    if (done !== undefined) return done;
-    const out: unknown[] = new Array(v.length);
-    seen.set(v, out);
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      out[i] = x === null || typeof x !== 'object' ? x : moveValue(x, rows, seen);
-    }
-    return out;
-  }
-  const o = v as Record<string, unknown>;
-  // Positions and ranges are leaves nothing holds by identity: copied without being remembered.
-  if (typeof o.line === 'number' && typeof o.character === 'number') return { line: o.line + rows, character: o.character };
-  const start = o.start as Record<string, unknown> | undefined;
-  if (start !== undefined && start !== null && typeof start === 'object' && typeof start.line === 'number' && isRange(o)) {
-    const end = o.end as { line: number; character: number };
-    return { start: { line: (start.line as number) + rows, character: start.character }, end: { line: end.line + rows, character: end.character } };
-  }
-  const done = seen.get(v);
-  if (done !== undefined) return done;
-  if (v instanceof Set) {
-    const out = new Set<unknown>();
-    seen.set(v, out);
-    for (const x of v) out.add(moveValue(x, rows, seen));
-    return out;
-  }
-  if (v instanceof Map) {
-    const out = new Map<unknown, unknown>();
-    seen.set(v, out);
-    for (const [k, x] of v) out.set(moveValue(k, rows, seen), moveValue(x, rows, seen));
-    return out;
-  }
-  const out: Record<string, unknown> = {};
-  seen.set(v, out);
-  if (LAZY.has(v)) {
-    LAZY.add(out);
-    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
-      if (d.get) {
-        const get = d.get.bind(v);
-        let moved: unknown;
-        let done = false;
-        // Read from the original when first asked for, then moved (the lazy part has identities of its own).
-        Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (done ? moved : ((done = true), (moved = moveValue(get(), rows, new Map())))) });
-      } else out[key] = moveValue(d.value, rows, seen);
-    }
-    return out;
-  }
-  const keys = Object.keys(o);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    const x = o[key];
-    out[key] = x === null || typeof x !== 'object' ? x : moveValue(x, rows, seen);
-  }
-  return out;
+/** Objects with parts read when first asked for (getters), and those parts: moved with them. */
+const LAZY = new WeakMap<object, LazyPart[]>();
+
+function lazy(o: object, parts: LazyPart[]): void {
+  LAZY.set(o, parts);
 }
 
-/** An object that is a range and nothing more (`{ start, end }`). */
-function isRange(o: Record<string, unknown>): boolean {
-  const end = o.end as Record<string, unknown> | undefined;
-  if (end === undefined || end === null || typeof end !== 'object') return false;
-  let n = 0;
-  for (const key in o) if (++n > 2 || (key !== 'start' && key !== 'end')) return false;
-  return n === 2;
+/**
+ * Moves a fragment `rows` rows further down, in place. Its positions are found once (the first time it
+ * moves) and kept in a list; a part read later (a function's body, a class's fields) is added to it the
+ * first move after it was read. So moving a statement again is one addition per position.
+ */
+function moveFragment(f: Fragment, rows: number): void {
+  let moves = f.moves;
+  if (!moves) {
+    moves = f.moves = { positions: [], lazy: [] };
+    const { row: _, moves: __, ...parts } = f;
+    collectPositions(parts, moves);
+  }
+  if (moves.lazy.length) {
+    // Parts read since the last move (their positions are where their span was when read).
+    const waiting: LazyPart[] = [];
+    for (const p of moves.lazy) {
+      const value = p.peek();
+      if (value === undefined) waiting.push(p);
+      else if (value !== null && typeof value === 'object') collectPositions(value, moves);
+    }
+    moves.lazy = waiting;
+  }
+  const positions = moves.positions;
+  for (let i = 0; i < positions.length; i++) positions[i].line += rows;
+  f.row += rows;
+}
+
+/** Adds every position reachable from `root` to `moves` (each once), and the parts not read yet with their spans. */
+function collectPositions(root: object, moves: FragmentMoves): void {
+  const seen = new Set<object>();
+  const { positions } = moves;
+  const visit = (v: object): void => {
+    if (seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (x !== null && typeof x === 'object') visit(x);
+      }
+      return;
+    }
+    if (v instanceof Set) {
+      for (const x of v) if (x !== null && typeof x === 'object') visit(x);
+      return;
+    }
+    if (v instanceof Map) {
+      for (const [k, x] of v) {
+        if (k !== null && typeof k === 'object') visit(k);
+        if (x !== null && typeof x === 'object') visit(x);
+      }
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    if (typeof o.line === 'number' && typeof o.character === 'number') {
+      positions.push(o as unknown as Pos);
+      return;
+    }
+    const parts = LAZY.get(v);
+    if (parts) {
+      // A part not read yet is read at its span's place (moved with the rest); one read already moves with the rest.
+      for (const p of parts) {
+        visit(p.span.range);
+        const value = p.peek();
+        if (value === undefined) moves.lazy.push(p);
+        else if (value !== null && typeof value === 'object') visit(value);
+      }
+      const descriptors = Object.getOwnPropertyDescriptors(v);
+      for (const key in descriptors) {
+        const x = descriptors[key].value;
+        if (x !== null && typeof x === 'object') visit(x);
+      }
+      return;
+    }
+    for (const key in o) {
+      const x = o[key];
+      if (x !== null && typeof x === 'object') visit(x);
+    }
+  };
+  visit(root);
 }
 
 /** A model that declares nothing yet: what assembling starts from, and the model of a file that is not parsed. */
@@ -499,8 +590,8 @@ function addFactoryCalls(model: Model): void {
 // ---------------------------------------------------------------------------------------------
 // Statements
 
-function emptyFragment(): Fragment {
-  return { attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], mainBlocks: [], treeErrors: [] };
+function emptyFragment(row: number): Fragment {
+  return { row, attributeAssignments: [], imports: [], futureAnnotations: false, functions: [], classes: [], bindings: [], calls: [], mainBlocks: [], treeErrors: [] };
 }
 
 /**
@@ -703,6 +794,13 @@ function readDecorators(outer: Node): Decorator[] {
   return out;
 }
 
+/** A string literal (maybe after a prefix) starts here. */
+const STRING_START = /[rRbBuUfF]{0,2}['"]/y;
+function stringAt(src: string, at: number): boolean {
+  STRING_START.lastIndex = at;
+  return STRING_START.test(src);
+}
+
 function docstringOf(body: Node | null): string | undefined {
   // Only the first statement matters: walk siblings rather than materialising the whole body, and
   // tell a comment (`#`) and a string statement (a quote, maybe after a prefix) by their first
@@ -711,7 +809,7 @@ function docstringOf(body: Node | null): string | undefined {
   if (!first) return undefined;
   const src = sourceOf(first.tree).text;
   while (first && src.charCodeAt(first.startIndex) === 35) first = first.nextNamedSibling;
-  if (!first || !/[rRbBuUfF]{0,2}['"]/y.test(src.slice(first.startIndex, first.startIndex + 3))) return undefined;
+  if (!first || !stringAt(src, first.startIndex)) return undefined;
   const expr = first.firstNamedChild;
   if (!expr) return undefined;
   const v = toValue(expr);
@@ -739,7 +837,7 @@ function headerParts(def: Node): { name?: Node; args?: Node; returns?: Node; bod
 
 export function readFunction(outer: Node, def: Node): FunctionDecl {
   const { name: nameNode, args: paramsNode, returns: returnsNode, body } = headerParts(def);
-  const params = paramsNode ? paramsOf(spanOf(paramsNode)) : () => [];
+  const params = paramsNode ? paramsOf(spanOf(paramsNode)) : undefined;
   const span = spanOf(def);
   const inner = bodyOf(span);
   const calls = callsOf(span);
@@ -758,7 +856,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     range: rangeOf(outer),
     nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
     get params() {
-      return params();
+      return params ? params() : [];
     },
     returns: textOf(returnsNode),
     returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
@@ -767,12 +865,12 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
     bodyStart: body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined,
     isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
   };
-  LAZY.add(fn);
+  lazy(fn, params ? [params, inner, calls] : [inner, calls]);
   return fn;
 }
 
 /** A function body, read when first asked for from a tree of its own. */
-function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
+function bodyOf(span: { range: Range; text: string }): Later<FunctionBody> {
   return readLater(span, '', '', (root) => {
     const out: FunctionBody = { functions: [], returns: [], others: 0, flow: emptyFlow() };
     const flow = new FlowReader(out.flow);
@@ -794,7 +892,7 @@ function bodyOf(span: { range: Range; text: string }): () => FunctionBody {
       if (type === 'return_statement') {
         const value = stmt.firstNamedChild;
         out.returns.push(value ? toValue(value) : { kind: 'none', range: rangeOf(stmt), text: 'None' });
-      } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && /[rRbBuUfF]{0,2}['"]/y.test(src.slice(stmt.startIndex, stmt.startIndex + 3)))) out.others++;
+      } else if (type !== 'pass_statement' && !(first && type === 'expression_statement' && stringAt(src, stmt.startIndex))) out.others++;
       flow.statement(stmt);
       first = false;
     }
@@ -863,7 +961,7 @@ class FlowReader {
       }
       case 'import_statement':
       case 'import_from_statement': {
-        const f = emptyFragment();
+        const f = emptyFragment(0);
         readImport(s, f, true);
         for (const i of f.imports) this.out.imports.push(i), this.out.locals.add(i.local);
         return;
@@ -1056,7 +1154,7 @@ class FlowReader {
  * parameter, an assignment, a loop or `with` target, an import, a nested `def`) is its local, not the
  * module's: it reads as unknown, and a call through one is left out.
  */
-function callsOf(span: { range: Range; text: string }): () => Call[] {
+function callsOf(span: { range: Range; text: string }): Later<Call[]> {
   return readLater(span, '', '', (root) => {
     const out: Call[] = [];
     let def = root.firstNamedChild;
@@ -1161,7 +1259,7 @@ function localsUnknown(v: Value, locals: ReadonlySet<string>): Value {
  * list's text and position, and reads it from a tree of its own when asked: nothing is held from
  * the document's tree, which the next version frees.
  */
-function paramsOf(span: { range: Range; text: string }): () => Param[] {
+function paramsOf(span: { range: Range; text: string }): Later<Param[]> {
   return readLater(span, 'def _', ': pass', (root) => {
     const def = root.firstNamedChild;
     return readParams(def && ty(def) === 'function_definition' ? def.childForFieldName('parameters') : null);
@@ -1173,10 +1271,10 @@ function paramsOf(span: { range: Range; text: string }): () => Param[] {
  * and `read` turns it into model data, whose positions are then moved to where the text stands in
  * the document. Only the text and its position are kept, never a node of the document's tree.
  */
-function readLater<T>(span: { range: Range; text: string }, prefix: string, suffix: string, read: (root: Node) => T): () => T {
+function readLater<T>(span: { range: Range; text: string }, prefix: string, suffix: string, read: (root: Node) => T): Later<T> {
   let value: T | undefined;
   let done = false;
-  return () => {
+  const later = () => {
     if (done) return value as T;
     const tree = parseSnippet(`${prefix}${span.text}${suffix}\n`);
     if (!tree) throw new Error('tree-sitter returned no tree');
@@ -1202,7 +1300,11 @@ function readLater<T>(span: { range: Range; text: string }, prefix: string, suff
       tree.delete();
     }
   };
+  return Object.assign(later, { span, peek: () => (done ? value : undefined) });
 }
+
+/** A part read when first asked for: call it for its value. */
+type Later<T> = (() => T) & LazyPart;
 
 function readParams(params: Node | null): Param[] {
   if (!params) return [];
@@ -1265,18 +1367,11 @@ function readParams(params: Node | null): Param[] {
 
 export function readClass(outer: Node, def: Node): ClassDecl {
   const { name: nameNode, args: supers, body } = headerParts(def);
-  // Class-body assignments (dataclass fields, class attributes) are read when first asked for.
-  const assignments: (() => ClassAssignments)[] = [];
-  const fieldsAndAttributes = () => {
-    const out: ClassAssignments = { fields: [], attributes: [] };
-    for (const read of assignments) {
-      const one = read();
-      out.fields.push(...one.fields);
-      out.attributes.push(...one.attributes);
-    }
-    return out;
-  };
+  // Class-body assignments (dataclass fields, class attributes) are read when first asked for, from a
+  // parse of the class's own text (nothing of the document's tree is kept).
+  let assignments: Later<ClassAssignments> | undefined;
   let assigned: ClassAssignments | undefined;
+  const fieldsAndAttributes = (): ClassAssignments => assignments?.() ?? { fields: [], attributes: [] };
   const cls: ClassDecl = {
     name: textOf(nameNode) ?? '',
     range: rangeOf(outer),
@@ -1294,7 +1389,6 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     classes: [],
     selfAssignments: [],
   };
-  LAZY.add(cls);
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
@@ -1306,10 +1400,25 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     } else if (inner && ty(inner) === 'class_definition') {
       cls.classes.push(readClass(stmt, inner));
     } else if (ty(stmt) === 'expression_statement') {
-      assignments.push(readLater(spanOf(stmt), '', '', (root) => readClassAssignment(root.firstNamedChild?.firstNamedChild ?? null)));
+      assignments ??= readLater(spanOf(def), '', '', readClassAssignments);
     }
   }
+  lazy(cls, assignments ? [assignments] : []);
   return cls;
+}
+
+/** The assignments of a class's body, in a parse of the class's text alone (its statements in order). */
+function readClassAssignments(root: Node): ClassAssignments {
+  const out: ClassAssignments = { fields: [], attributes: [] };
+  const def = root.firstNamedChild;
+  const body = def && ty(def) === 'class_definition' ? headerParts(def).body : undefined;
+  for (const stmt of body?.namedChildren ?? []) {
+    if (!stmt || ty(stmt) !== 'expression_statement') continue;
+    const one = readClassAssignment(stmt.firstNamedChild);
+    out.fields.push(...one.fields);
+    out.attributes.push(...one.attributes);
+  }
+  return out;
 }
 
 interface ClassAssignments {
@@ -1493,7 +1602,8 @@ function readValue(n: Node): Value {
       // computed about it (its Symbol's analysis, rule findings) is reused.
       const key = calls && `${range.start.line}:${range.start.character}:${text.length}`;
       const last = key !== undefined ? calls!.last.get(key) : undefined;
-      if (last && last.text === text) {
+      // (A call moved since keeps its object, at its new place: the same only where it still is.)
+      if (last && last.text === text && last.call.range.start.line === range.start.line && last.call.range.start.character === range.start.character) {
         calls!.next.set(key!, last);
         return { kind: 'call', call: last.call, range: last.call.range, text };
       }

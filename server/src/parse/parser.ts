@@ -177,21 +177,29 @@ export function initParser(): Promise<void> {
     // Ready only with a spare, so that the first fault is retried at once; the second spare is made a
     // second later, out of the way of the first analyses.
     delayingSecond = true;
-    makeSpare();
-    await making;
     setTimeout(() => {
       delayingSecond = false;
       makeSpare();
     }, 1000).unref();
+    // A server makes its first spare once the first document had the processor (making one holds the
+    // main thread for tens of ms), unless a fault asks for one first.
+    if (spareDelay) await new Promise<void>((resolve) => setTimeout(resolve, spareDelay).unref());
+    makeSpare();
+    await making;
   })();
   return ready;
 }
 
+/** How long after the first runtime the first spare is made (0: at once). */
+let spareDelay = 0;
+
 /**
  * Resolves as soon as the first runtime is ready (the spare follows in the background): what a server
- * waits for before it answers `initialize`. Starts loading it when nothing has yet.
+ * waits for before it answers `initialize`. Starts loading it when nothing has yet; `spareAfterMs`
+ * (given by the first caller) puts the spare off so that it does not hold up the first analysis.
  */
-export function parserStarted(): Promise<void> {
+export function parserStarted(spareAfterMs = 0): Promise<void> {
+  if (!ready) spareDelay = spareAfterMs;
   void initParser().catch(() => undefined);
   return started!;
 }
@@ -201,7 +209,8 @@ export function parserStarted(): Promise<void> {
  * waited for a runtime then faults at most twice (once, and once on the spare), not again and again.
  */
 export async function parserReady(): Promise<void> {
-  await initParser();
+  // Started, not ready: a server puts its first spare off (parserStarted), and this makes one at once.
+  await parserStarted();
   while (!current || !spares.length) await (making ?? (makeSpare(), making));
 }
 

@@ -175,8 +175,8 @@ for (const c of '=*/<>.') OPERATOR_NEXT[c.charCodeAt(0)] = 1;
 /** Python's operators and delimiters, longest first. */
 
 /** Operators that may take a `=` after them (`+=`, `==`, `!=`...). */
-const AUGMENTABLE = new Uint8Array(129);
-for (const c of '-+*/%&|^@<>=!') AUGMENTABLE[c.charCodeAt(0)] = 1;
+const AUGMENTED: (string | undefined)[] = new Array(129);
+for (const c of '-+*/%&|^@<>=!') AUGMENTED[c.charCodeAt(0)] = `${c}=`;
 
 /**
  * The operator at `i` whose next character may continue it (OPERATOR_NEXT), read whole: `**=`, `//=`, `<<=`,
@@ -195,13 +195,24 @@ function operatorAt(text: string, i: number): string {
   }
   if (c === 45 && n === 62) return '->';
   if (c === 58 && n === 61) return ':=';
-  if (n === 61 && c < 128 && AUGMENTABLE[c] === 1) return text.slice(i, i + 2);
-  return text[i];
+  return (n === 61 && c < 128 ? AUGMENTED[c] : undefined) ?? text[i];
 }
 
 /** The first characters of keywords. */
-const KEYWORD_START = new Uint8Array(129);
-for (const k of ['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']) KEYWORD_START[k.charCodeAt(0)] = 1;
+const KEYWORDS_BY_START: (string[] | undefined)[] = new Array(129);
+for (const k of ['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']) (KEYWORDS_BY_START[k.charCodeAt(0)] ??= []).push(k);
+
+/** The keyword text[i, j) is (read in place, nothing sliced), or undefined. */
+function keywordAt(text: string, i: number, j: number, code: number): string | undefined {
+  const candidates = code < 128 ? KEYWORDS_BY_START[code] : undefined;
+  if (!candidates) return undefined;
+  const length = j - i;
+  for (let k = 0; k < candidates.length; k++) {
+    const kw = candidates[k];
+    if (kw.length === length && text.startsWith(kw, i)) return kw;
+  }
+  return undefined;
+}
 
 /** Keywords after which a new expression starts (the one before them is whole). */
 const SEPARATING_KEYWORDS = new Set(['if', 'else', 'for', 'lambda', 'from', 'import', 'as', 'yield', 'return', 'await', 'assert', 'del', 'raise', 'with', 'while', 'elif', 'except']);
@@ -459,22 +470,22 @@ class RegionScanner {
     let start = open + 1;
     let close = -1;
     for (let k = open + 1; k < def.endOffset && close === -1; k++) {
-      const c = text[k];
-      if (c === '"' || c === "'") {
-        const q = text.startsWith(c.repeat(3), k) ? c.repeat(3) : c;
+      const c = text.charCodeAt(k);
+      if (c === 34 || c === 39) {
+        const q = c === 34 ? (text.startsWith('"""', k) ? '"""' : '"') : text.startsWith("'''", k) ? "'''" : "'";
         const e = text.indexOf(q, k + q.length);
         if (e === -1) return;
         k = e + q.length - 1;
-      } else if (c === '#') {
+      } else if (c === 35) {
         const e = text.indexOf('\n', k);
         if (e === -1) return;
         k = e;
-      } else if (c === '(' || c === '[' || c === '{') depth++;
-      else if (c === ')' || c === ']' || c === '}') {
+      } else if (c === 40 || c === 91 || c === 123) depth++;
+      else if (c === 41 || c === 93 || c === 125) {
         if (depth === 0) close = k;
         else depth--;
       }
-      if ((c === ',' && depth === 0) || close !== -1) {
+      if ((c === 44 && depth === 0) || close !== -1) {
         pieces.push({ text: text.slice(start, k), at: start });
         start = k + 1;
       }
@@ -491,31 +502,32 @@ class RegionScanner {
       const p = raw.trim();
       if (!p) continue;
       const at = piece.at + raw.indexOf(p);
-      const bad = this.paramError.bind(this, at, p.length, 'invalid syntax', 'parser');
       // Two parameters with no comma between them, on two lines: the parser fails at the second.
       const second = secondParameter(p);
       if (second !== undefined) return this.paramError(at + second, 1, 'invalid syntax', 'parser');
       if (p === '/') {
-        if (!positional || slash || star || doubleStar) return bad();
+        if (!positional || slash || star || doubleStar) return this.paramError(at, p.length, 'invalid syntax', 'parser');
         slash = true;
         continue;
       }
-      if (doubleStar) return bad();
+      if (doubleStar) return this.paramError(at, p.length, 'invalid syntax', 'parser');
       const m = /^(\*\*|\*)?\s*([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)?\s*(?::[^=]*)?(=)?/su.exec(p);
       if (!m) return;
-      const [, stars, name, eq] = m;
+      const stars = m[1] as '*' | '**' | undefined;
+      const name = m[2] as string | undefined;
+      const eq = m[3];
       // Neither a name nor a star (a string, a number, a bracket): the parser fails where it starts.
-      if (!stars && !name) return bad();
+      if (!stars && !name) return this.paramError(at, p.length, 'invalid syntax', 'parser');
       if (stars === '*') {
-        if (star || eq) return bad();
+        if (star || eq) return this.paramError(at, p.length, 'invalid syntax', 'parser');
         star = true;
       } else if (stars === '**') {
-        if (!name || eq) return bad();
+        if (!name || eq) return this.paramError(at, p.length, 'invalid syntax', 'parser');
         doubleStar = true;
       } else {
         if (!name) return;
         if (eq) defaulted = true;
-        else if (defaulted && !star) return bad();
+        else if (defaulted && !star) return this.paramError(at, p.length, 'invalid syntax', 'parser');
         positional++;
       }
       if (name) {
@@ -792,9 +804,10 @@ class RegionScanner {
               return this.tokenizer(fail('SyntaxError', message, this.line, i + bad.index - this.lineStart));
             }
           }
-          // Most names are no keyword: slice one only when it could be (or when it is needed).
-          const keyword = j - i <= 8 && KEYWORD_START[code] === 1 && KEYWORDS.has(text.slice(i, j));
-          const word = keyword || nth <= 2 || brackets.length ? text.slice(i, j) : '';
+          // A name is sliced only where it is needed: a logical line's first word, an argument's first token.
+          const kw = keywordAt(text, i, j, code);
+          const keyword = kw !== undefined;
+          const word = kw ?? (nth === 1 || (top?.call !== undefined && top.call.tokens === 0) ? text.slice(i, j) : '');
           if (keyword && brackets.length && STATEMENT_KEYWORDS.has(word)) out.parser.push(fail('SyntaxError', 'invalid syntax', this.line, col, 'parser', this.line, col + (j - i)));
           if (top) {
             if (top.call) this.argToken(top.call, word === 'for' ? 'for' : keyword ? 'other' : 'name', word, col);

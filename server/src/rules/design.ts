@@ -280,7 +280,9 @@ export const designRules: Rule[] = [
     check(ctx) {
       for (const fn of toolDefs(ctx)) {
         ctx.unit(fn, () => {
-          const first = fn.docstring?.split('\n').find((l) => l.trim() !== '')?.trim();
+          // Only a first line that names the def can retype its signature (most do not: no pattern is made for them).
+          if (!fn.docstring?.includes(fn.name)) return;
+          const first = fn.docstring.split('\n').find((l) => l.trim() !== '')?.trim();
           if (!first) return;
           const escaped = fn.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
           if (!new RegExp(`^(?:def\\s+)?${escaped}\\s*\\(`).test(first)) return;

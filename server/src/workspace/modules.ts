@@ -10,6 +10,7 @@ import { DEFAULT_MAX_FILE_SIZE } from '../parse/limits';
 import { NO_SUPPRESSIONS, readSuppressions } from '../rules/suppression';
 import { DocumentCache, ParserFault, guarded, parseDocument } from '../parse/parser';
 import { memoInSlice, sliceModule } from '../slices';
+import type { RowMapper } from './units';
 
 /**
  * The module analyses of one program, one per module version. Open documents keep their segments and
@@ -82,6 +83,11 @@ export class ModuleStore {
 
   get(uri: string): ModuleAnalysis | undefined {
     return this.last.get(uri);
+  }
+
+  /** Where the rows of an open document's statements went from build to build (its model builder), or undefined for a file read from disk. */
+  rowMapper(uri: string): RowMapper | undefined {
+    return this.builders.get(uri);
   }
 
   /** How many top-level statements the last version of an open document parsed and read (tests and the benchmarks). */

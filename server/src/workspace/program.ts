@@ -313,6 +313,8 @@ export class Program {
         key,
         (reads) => stillValid(reads, (m) => this.currentModel(uriOf(m))),
         (reads) => this.dependOn(reads),
+        uri,
+        (u) => this.modules.rowMapper(u),
       );
       this.units.set(uri, units);
     }

@@ -4,7 +4,8 @@
 // units whose inputs it changed.
 import { Reads, recording, reused } from '../model/reads';
 import type { SymbolInfo } from '../contracts/symbols';
-import type { Finding, RuleUnits } from '../rules/types';
+import type { Finding, Fix, RuleUnits } from '../rules/types';
+import type { Range } from '../model/types';
 
 interface Entry<V> {
   value: V;
@@ -31,14 +32,20 @@ export class UnitMemo<K extends object, V> {
     this.run++;
   }
 
-  get(key: K, compute: () => V): V {
+  /**
+   * The unit's result: the kept one while what it read is unchanged (passed through `refresh` when given,
+   * which may give it anew, or undefined to have it computed again), else computed.
+   */
+  get(key: K, compute: () => V, refresh?: (value: V) => V | undefined): V {
     const hit = this.entries.get(key);
-    if (hit && this.valid(hit.reads)) {
+    const kept = hit && this.valid(hit.reads) ? (refresh ? refresh(hit.value) : hit.value) : undefined;
+    if (hit && kept !== undefined) {
+      hit.value = kept;
       hit.used = this.run;
       this.reusedCount++;
       this.onReuse(hit.reads);
       reused(hit.reads);
-      return hit.value;
+      return kept;
     }
     const reads = new Reads();
     const value = recording(reads, compute);
@@ -56,16 +63,40 @@ export class UnitMemo<K extends object, V> {
   }
 }
 
+/** Where the rows of an open module's statements went from one build to the next (its model builder). */
+export interface RowMapper {
+  /** Incremented with each build. */
+  readonly epoch: number;
+  /** The row `row` of epoch `from` is on now, or -1 when its statement was read again. */
+  mapRow(row: number, from: number): number;
+}
+
+/**
+ * A unit's findings as kept: copies whose positions are their own (not the model's, which move with their
+ * statement), with the epoch of each module they are placed in, so they are moved to the current rows
+ * when reused. A statement moved by lines added above it keeps its objects (server/src/model/build.ts),
+ * so its units are reused: only their findings' rows change.
+ */
+interface Placed {
+  findings: Finding[];
+  /** Per module URI: its row mapper and epoch when the findings were placed (no mapper: a file read from disk, which does not move). */
+  at: Map<string, { mapper: RowMapper | undefined; epoch: number }>;
+}
+
 /** One module's units: its Symbol analyses and its rule findings, for one set of settings. */
 export class ModuleUnits implements RuleUnits {
   readonly symbols: UnitMemo<object, SymbolInfo>;
-  private rules = new Map<string, UnitMemo<object, Finding[]>>();
+  private rules = new Map<string, UnitMemo<object, Placed>>();
 
   constructor(
     /** What every unit depends on beside the models (settings, the program's structure). */
     readonly key: string,
     private readonly valid: (reads: Reads) => boolean,
     private readonly onReuse: (reads: Reads) => void,
+    /** The module's URI (findings without a `uri` of their own are placed in it). */
+    private readonly uri: string,
+    /** The row mapper of a module, when it is open. */
+    private readonly mapper: (uri: string) => RowMapper | undefined = () => undefined,
   ) {
     this.symbols = new UnitMemo(valid, onReuse);
   }
@@ -76,7 +107,52 @@ export class ModuleUnits implements RuleUnits {
       this.rules.set(rule, (memo = new UnitMemo(this.valid, this.onReuse)));
       memo.begin();
     }
-    return memo.get(unit, check);
+    return memo.get(unit, () => this.place(check()), (placed) => this.moved(placed)).findings;
+  }
+
+  /** Findings as kept: their positions copied, with the epochs of the modules they are in. */
+  private place(findings: Finding[]): Placed {
+    const at: Placed['at'] = new Map();
+    const copy = (r: Range, uri: string): Range => {
+      if (!at.has(uri)) {
+        const mapper = this.mapper(uri);
+        at.set(uri, { mapper, epoch: mapper?.epoch ?? 0 });
+      }
+      return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+    };
+    return { findings: findings.map((f) => placeFinding(f, this.uri, copy)!), at };
+  }
+
+  /** Kept findings moved to the current rows of their modules (the same object when none moved), or undefined when a row is gone. */
+  private moved(placed: Placed): Placed | undefined {
+    let stale = false;
+    for (const [uri, { mapper, epoch }] of placed.at) {
+      const now = this.mapper(uri);
+      if (now !== mapper) return undefined;
+      if (now && now.epoch !== epoch) stale = true;
+    }
+    if (!stale) return placed;
+    const at: Placed['at'] = new Map();
+    for (const [uri, { mapper }] of placed.at) at.set(uri, { mapper, epoch: mapper?.epoch ?? 0 });
+    let lost = false;
+    const move = (r: Range, uri: string): Range | undefined => {
+      const was = placed.at.get(uri)!;
+      if (!was.mapper || was.mapper.epoch === was.epoch) return r;
+      const start = was.mapper.mapRow(r.start.line, was.epoch);
+      const end = r.end.line === r.start.line ? start : was.mapper.mapRow(r.end.line, was.epoch);
+      if (start < 0 || end < 0) {
+        lost = true;
+        return undefined;
+      }
+      return start === r.start.line && end === r.end.line ? r : { start: { line: start, character: r.start.character }, end: { line: end, character: r.end.character } };
+    };
+    const findings: Finding[] = [];
+    for (const f of placed.findings) {
+      const g = placeFinding(f, this.uri, move);
+      if (!g || lost) return undefined;
+      findings.push(g);
+    }
+    return { findings, at };
   }
 
   /** Starts a rule run; `endRules` drops the units it did not use. */
@@ -98,4 +174,50 @@ export class ModuleUnits implements RuleUnits {
     }
     return { computed, reused: reusedCount };
   }
+}
+
+/** A finding with each of its ranges (its own, its fixes', related places', earlier errors') passed through `map`; undefined when `map` gives none for one. */
+function placeFinding(f: Finding, uri: string, map: (r: Range, uri: string) => Range | undefined): Finding | undefined {
+  const own = f.uri ?? uri;
+  const range = map(f.range, own);
+  if (!range) return undefined;
+  const g: Finding = { ...f, range };
+  const fix = (x: Fix): Fix | undefined => {
+    const edits: Fix['edits'] = [];
+    for (const e of x.edits) {
+      const r = map(e.range, uri);
+      if (!r) return undefined;
+      edits.push(r === e.range ? e : { ...e, range: r });
+    }
+    return { ...x, edits };
+  };
+  if (f.fix && !(g.fix = fix(f.fix))) return undefined;
+  if (f.suggestions) {
+    const suggestions: Fix[] = [];
+    for (const s of f.suggestions) {
+      const x = fix(s);
+      if (!x) return undefined;
+      suggestions.push(x);
+    }
+    g.suggestions = suggestions;
+  }
+  if (f.related) {
+    const related: NonNullable<Finding['related']> = [];
+    for (const r of f.related) {
+      const m = map(r.range, r.uri);
+      if (!m) return undefined;
+      related.push({ ...r, range: m });
+    }
+    g.related = related;
+  }
+  if (f.behind) {
+    const behind: NonNullable<Finding['behind']> = [];
+    for (const b of f.behind) {
+      const m = map(b.range, own);
+      if (!m) return undefined;
+      behind.push({ ...b, range: m });
+    }
+    g.behind = behind;
+  }
+  return g;
 }
