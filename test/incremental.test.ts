@@ -174,7 +174,10 @@ describe('typing into a realistic file', () => {
       else if (op === 'two breaks') text = text.slice(0, at) + '\n\n' + text.slice(at);
       else if (op === 'break') text = text.slice(0, at) + '\n' + text.slice(at);
       else text = text.slice(0, lineStart) + '\n' + text.slice(lineStart);
-      assert.deepEqual(analyzer.analyze(uri, version++, text).findings, analyzeText(uri, text).findings, `edit ${i} (${op})`);
+      const expected = analyzeText(uri, text).findings;
+      assert.deepEqual(analyzer.analyze(uri, version++, text).findings, expected, `edit ${i} (${op})`);
+      // A new version of the same text (an editor's undo and redo): nothing moves.
+      if (i % 7 === 0) assert.deepEqual(analyzer.analyze(uri, version++, text).findings, expected, `edit ${i} (${op}), the same text again`);
       const fresh = new Analyzer();
       fresh.analyze(uri, 1, text);
       assert.deepEqual(placed(analyzer), placed(fresh), `edit ${i} (${op}): Symbol analyses`);

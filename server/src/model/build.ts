@@ -192,6 +192,16 @@ export class ModelBuilder {
    */
   epoch = 0;
   private rowMaps: { epoch: number; runs: Int32Array }[] = [];
+  /** The document of the last build (a WeakRef: it is the document cache's to keep). */
+  private lastBuilt?: WeakRef<ParsedDocument>;
+
+  private get lastDoc(): ParsedDocument | undefined {
+    return this.lastBuilt?.deref();
+  }
+
+  private set lastDoc(doc: ParsedDocument) {
+    this.lastBuilt = new WeakRef(doc);
+  }
 
   /** The row `row` of epoch `from` is now on, or -1 when its statement was read again (or the epoch is too old). */
   mapRow(row: number, from: number): number {
@@ -233,8 +243,17 @@ export class ModelBuilder {
         if (f) next.set(seg, f);
         else missing.push(seg);
       }
-      // Runs of rows moved alike (most of a file is one or two: the rows above an edit and those below it).
+      // Runs of rows moved alike: those of the text around the edit (rows of a statement read again
+      // included), or else those of the fragments kept.
       const runs: number[] = [];
+      // (A document built before, for a version of the same text, is where it was.)
+      const edit = doc === this.lastDoc ? undefined : doc.editRows;
+      this.lastDoc = doc;
+      if (edit) {
+        const oldRows = edit.oldEndRow + 1 + (doc.lineStarts.length - 1 - edit.newEndRow);
+        runs.push(0, 0, edit.row, edit.oldEndRow + 1, edit.newEndRow + 1, oldRows - edit.oldEndRow - 1);
+        moved.length = 0;
+      }
       for (let k = 0; k < moved.length; k += 3) {
         const n = runs.length;
         if (n && runs[n - 3] + runs[n - 1] === moved[k] && runs[n - 2] + runs[n - 1] === moved[k + 1]) runs[n - 1] += moved[k + 2];

@@ -422,6 +422,11 @@ export interface ParsedDocument {
   segments: Segment[];
   /** The first of Python's nesting limits the text breaks (it is then not parsed at all). */
   limit?: LimitError;
+  /**
+   * The rows of the edit from the version it was made from: rows before `row` stay, rows after
+   * `oldEndRow` move to after `newEndRow`, those between were edited.
+   */
+  editRows?: { row: number; oldEndRow: number; newEndRow: number };
 }
 
 /** A segment's parse: its top-level statements, in a tree the caller deletes. */
@@ -434,6 +439,7 @@ export interface SegmentParse {
 export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdit): ParsedDocument {
   const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
   const doc: ParsedDocument = { text, lineStarts, segments: [] };
+  if (old && edit) doc.editRows = { row: rowOf(old.lineStarts, edit.start), oldEndRow: rowOf(old.lineStarts, edit.oldEnd), newEndRow: rowOf(lineStarts, edit.newEnd) };
   // A segment a stray triple quote may have swallowed is cut when it does not parse as it is.
   const broken = (seg: Segment) => {
     // Never parse what breaks Python's nesting limits (the file is then not parsed at all).

@@ -123,7 +123,7 @@ export class ModuleUnits implements RuleUnits {
     return { findings: findings.map((f) => placeFinding(f, this.uri, copy)!), at };
   }
 
-  /** Kept findings moved to the current rows of their modules (the same object when none moved), or undefined when a row is gone. */
+  /** Kept findings moved to the current rows of their modules (the same object when no row changed), or undefined when a row is gone. */
   private moved(placed: Placed): Placed | undefined {
     let stale = false;
     for (const [uri, { mapper, epoch }] of placed.at) {
@@ -132,28 +132,24 @@ export class ModuleUnits implements RuleUnits {
       if (now && now.epoch !== epoch) stale = true;
     }
     if (!stale) return placed;
+    // Most reuses move nothing (an edit that adds no line, findings above it): rows are looked at first.
+    let changed = false;
+    for (const f of placed.findings) {
+      const m = rowsMoved(f, this.uri, placed.at);
+      if (m < 0) return undefined;
+      if (m > 0) changed = true;
+    }
+    if (!changed) {
+      // Kept as they are, now placed in the current epochs.
+      for (const was of placed.at.values()) was.epoch = was.mapper?.epoch ?? 0;
+      return placed;
+    }
     const at: Placed['at'] = new Map();
     for (const [uri, { mapper }] of placed.at) at.set(uri, { mapper, epoch: mapper?.epoch ?? 0 });
-    let lost = false;
-    const move = (r: Range, uri: string): Range | undefined => {
-      const was = placed.at.get(uri)!;
-      if (!was.mapper || was.mapper.epoch === was.epoch) return r;
-      const start = was.mapper.mapRow(r.start.line, was.epoch);
-      const end = r.end.line === r.start.line ? start : was.mapper.mapRow(r.end.line, was.epoch);
-      if (start < 0 || end < 0) {
-        lost = true;
-        return undefined;
-      }
-      return start === r.start.line && end === r.end.line ? r : { start: { line: start, character: r.start.character }, end: { line: end, character: r.end.character } };
-    };
-    const findings: Finding[] = [];
-    for (const f of placed.findings) {
-      const g = placeFinding(f, this.uri, move);
-      if (!g || lost) return undefined;
-      findings.push(g);
-    }
-    return { findings, at };
+    const move = (r: Range, uri: string): Range => moveRange(r, placed.at.get(uri)!);
+    return { findings: placed.findings.map((f) => placeFinding(f, this.uri, move)!), at };
   }
+
 
   /** Starts a rule run; `endRules` drops the units it did not use. */
   beginRules(): void {
@@ -220,4 +216,36 @@ function placeFinding(f: Finding, uri: string, map: (r: Range, uri: string) => R
     g.behind = behind;
   }
   return g;
+}
+
+/** A kept range's rows now (the same object when they did not change); its rows are known to be kept (rowsMoved). */
+function moveRange(r: Range, was: { mapper: RowMapper | undefined; epoch: number }): Range {
+  if (!was.mapper || was.mapper.epoch === was.epoch) return r;
+  const start = was.mapper.mapRow(r.start.line, was.epoch);
+  const end = r.end.line === r.start.line ? start : was.mapper.mapRow(r.end.line, was.epoch);
+  return start === r.start.line && end === r.end.line ? r : { start: { line: start, character: r.start.character }, end: { line: end, character: r.end.character } };
+}
+
+/** Whether a range's rows moved (1), stayed (0) or were edited (-1) since it was kept. */
+function rangeMoved(r: Range, was: { mapper: RowMapper | undefined; epoch: number } | undefined): number {
+  if (!was?.mapper || was.mapper.epoch === was.epoch) return 0;
+  const start = was.mapper.mapRow(r.start.line, was.epoch);
+  const end = r.end.line === r.start.line ? start : was.mapper.mapRow(r.end.line, was.epoch);
+  return start < 0 || end < 0 ? -1 : start !== r.start.line || end !== r.end.line ? 1 : 0;
+}
+
+/** The most any range of a kept finding moved (see rangeMoved): -1 when one was edited. */
+function rowsMoved(f: Finding, uri: string, at: Placed['at']): number {
+  const own = at.get(f.uri ?? uri);
+  let most = rangeMoved(f.range, own);
+  const here = at.get(uri);
+  const fixes = f.fix ? [f.fix, ...(f.suggestions ?? [])] : f.suggestions;
+  if (fixes) for (const x of fixes) for (const e of x.edits) most = worst(most, rangeMoved(e.range, here));
+  if (f.related) for (const r of f.related) most = worst(most, rangeMoved(r.range, at.get(r.uri)));
+  if (f.behind) for (const b of f.behind) most = worst(most, rangeMoved(b.range, own));
+  return most;
+}
+
+function worst(a: number, b: number): number {
+  return a < 0 || b < 0 ? -1 : Math.max(a, b);
 }
