@@ -262,8 +262,12 @@ function replaceRuntime(): void {
   makeSpare();
 }
 
-/** Dropped runtimes' memories since the last forced collection reach this: one is forced. */
-export const DROPPED_BOUND = 6 * INITIAL_HEAP;
+/**
+ * Dropped runtimes' memories since the last forced collection reach this: one is forced. A safety net,
+ * high enough that editing one large file (a recycle per version, 80 MB each for 1.9 MB) rarely forces
+ * a full collection, which takes 100 ms or more in a server holding such a file.
+ */
+export const DROPPED_BOUND = 16 * INITIAL_HEAP;
 /** Forced collections are at least this far apart. */
 const GC_GAP_MS = 1000;
 let droppedBytes = 0;

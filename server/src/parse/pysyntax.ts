@@ -198,9 +198,12 @@ function operatorAt(text: string, i: number): string {
   return (n === 61 && c < 128 ? AUGMENTED[c] : undefined) ?? text[i];
 }
 
-/** The first characters of keywords. */
+/** Keywords, which are no operand after `print` (`print if x else y` is an expression). */
+const KEYWORDS = new Set(['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']);
+
+/** The keywords by their first character. */
 const KEYWORDS_BY_START: (string[] | undefined)[] = new Array(129);
-for (const k of ['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']) (KEYWORDS_BY_START[k.charCodeAt(0)] ??= []).push(k);
+for (const k of KEYWORDS) (KEYWORDS_BY_START[k.charCodeAt(0)] ??= []).push(k);
 
 /** The keyword text[i, j) is (read in place, nothing sliced), or undefined. */
 function keywordAt(text: string, i: number, j: number, code: number): string | undefined {
@@ -220,8 +223,6 @@ const SEPARATING_KEYWORDS = new Set(['if', 'else', 'for', 'lambda', 'from', 'imp
 /** Statement keywords, which no expression holds: inside brackets the parser fails on them. */
 const STATEMENT_KEYWORDS = new Set(['assert', 'break', 'class', 'continue', 'def', 'del', 'elif', 'except', 'finally', 'global', 'import', 'nonlocal', 'pass', 'raise', 'return', 'try', 'while', 'with']);
 
-/** Keywords, which are no operand after `print` (`print if x else y` is an expression). */
-const KEYWORDS = new Set(['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'None', 'True', 'False']);
 
 /**
  * The shape of an import statement on one line (a `;` may end it), built over an identifier's first and
@@ -821,7 +822,7 @@ class RegionScanner {
             this.firstToken(cur, cur.first);
           } else if (nth === 2) {
             cur.second = text.slice(i, j);
-            if (q !== 40 && !KEYWORDS.has(cur.second)) this.legacy(cur);
+            if (q !== 40 && !keyword) this.legacy(cur);
           }
           i = j;
         }
