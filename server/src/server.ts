@@ -30,7 +30,7 @@ import { registerStatus } from './features/status';
 import { Scheduler } from './features/scheduler';
 import type { ServerContext, Settings } from './features/context';
 import { FileAccess, defaultSettings, selectorsOf, settingsFrom, textOf } from './features/context';
-import { onParserReady, parserStarted } from './parse/parser';
+import { makeSpareNow, onParserReady, parserStarted } from './parse/parser';
 import { COMMITTED_TEXT_CAPABILITY, PRODUCT } from '../../shared/protocol';
 import { registerContractDiff } from './features/contractDiff';
 import { filePathOf } from './rules/util';
@@ -67,6 +67,12 @@ const scheduler = new Scheduler({
   trace: traced('slices') ? (m) => ctx.log(`trace: ${m}`) : undefined,
 });
 scheduler.listen(documents);
+// The parser's first spare runtime is made once the first document is analysed (see SPARE_AFTER_MS).
+const firstAnalysed = scheduler.onAnalysed(() => {
+  firstAnalysed.dispose();
+  // After its diagnostics are written (the connection writes them in promise jobs after this listener's).
+  setImmediate(makeSpareNow);
+});
 const globalDir = globalExtensionsDir();
 const ctx: ServerContext = {
   connection,
@@ -88,8 +94,8 @@ let canPullConfiguration = false;
 let clientProvidesCommits = false;
 let canWatchFiles = false;
 let canFollowFolders = false;
-/** How long after the parser's first runtime its spare is made (server/src/parse/parser.ts: parserStarted). */
-const SPARE_AFTER_MS = 300;
+/** How long after the parser's first runtime its first spare is made at the latest, when no document was analysed before (server/src/parse/parser.ts: parserStarted). */
+const SPARE_AFTER_MS = 2000;
 let canRefreshInlayHints = false;
 
 // The parser's WebAssembly compiles while the client sends `initialize`, which waits only for the first

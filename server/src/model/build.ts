@@ -246,8 +246,11 @@ export class ModelBuilder {
       // Runs of rows moved alike: those of the text around the edit (rows of a statement read again
       // included), or else those of the fragments kept.
       const runs: number[] = [];
-      // (A document built before, for a version of the same text, is where it was.)
-      const edit = doc === this.lastDoc ? undefined : doc.editRows;
+      // Only an edit from the document built last (one built again, for a version of the same text, is
+      // where it was; one made from a document this builder never built, by a file over Python's
+      // limits, is moved by its fragments).
+      const last = this.lastDoc;
+      const edit = last && doc !== last && doc.editRows?.from.deref() === last ? doc.editRows : undefined;
       this.lastDoc = doc;
       if (edit) {
         const oldRows = edit.oldEndRow + 1 + (doc.lineStarts.length - 1 - edit.newEndRow);

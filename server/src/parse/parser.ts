@@ -183,20 +183,32 @@ export function initParser(): Promise<void> {
     }, 1000).unref();
     // A server makes its first spare once the first document had the processor (making one holds the
     // main thread for tens of ms), unless a fault asks for one first.
-    if (spareDelay) await new Promise<void>((resolve) => setTimeout(resolve, spareDelay).unref());
+    if (spareDelay) {
+      await new Promise<void>((resolve) => {
+        spareSignal = resolve;
+        setTimeout(resolve, spareDelay).unref();
+      });
+    }
     makeSpare();
     await making;
   })();
   return ready;
 }
 
-/** How long after the first runtime the first spare is made (0: at once). */
+/** How long after the first runtime the first spare is made at the latest (0: at once). */
 let spareDelay = 0;
+let spareSignal: (() => void) | undefined;
+
+/** Has a spare put off by `parserStarted(spareAfterMs)` made now (a server's first document is analysed). */
+export function makeSpareNow(): void {
+  spareSignal?.();
+}
 
 /**
  * Resolves as soon as the first runtime is ready (the spare follows in the background): what a server
  * waits for before it answers `initialize`. Starts loading it when nothing has yet; `spareAfterMs`
- * (given by the first caller) puts the spare off so that it does not hold up the first analysis.
+ * (given by the first caller) puts the first spare off, until `makeSpareNow` or that many ms, so that
+ * making it does not hold up the first analysis.
  */
 export function parserStarted(spareAfterMs = 0): Promise<void> {
   if (!ready) spareDelay = spareAfterMs;
@@ -423,10 +435,10 @@ export interface ParsedDocument {
   /** The first of Python's nesting limits the text breaks (it is then not parsed at all). */
   limit?: LimitError;
   /**
-   * The rows of the edit from the version it was made from: rows before `row` stay, rows after
-   * `oldEndRow` move to after `newEndRow`, those between were edited.
+   * The rows of the edit from the version it was made from (`from`): rows before `row` stay, rows
+   * after `oldEndRow` move to after `newEndRow`, those between were edited.
    */
-  editRows?: { row: number; oldEndRow: number; newEndRow: number };
+  editRows?: { row: number; oldEndRow: number; newEndRow: number; from: WeakRef<ParsedDocument> };
 }
 
 /** A segment's parse: its top-level statements, in a tree the caller deletes. */
@@ -439,7 +451,7 @@ export interface SegmentParse {
 export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdit): ParsedDocument {
   const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
   const doc: ParsedDocument = { text, lineStarts, segments: [] };
-  if (old && edit) doc.editRows = { row: rowOf(old.lineStarts, edit.start), oldEndRow: rowOf(old.lineStarts, edit.oldEnd), newEndRow: rowOf(lineStarts, edit.newEnd) };
+  if (old && edit) doc.editRows = { row: rowOf(old.lineStarts, edit.start), oldEndRow: rowOf(old.lineStarts, edit.oldEnd), newEndRow: rowOf(lineStarts, edit.newEnd), from: new WeakRef(old) };
   // A segment a stray triple quote may have swallowed is cut when it does not parse as it is.
   const broken = (seg: Segment) => {
     // Never parse what breaks Python's nesting limits (the file is then not parsed at all).

@@ -210,14 +210,29 @@ const ofFlavour = (model: Model, flavour: SdkFlavour) => (flavour === 'g1' ? mod
  * built when the function runs), in source order. Calls to a member the file's SDK version lacks are left
  * to SDK-002.
  */
-export function declarationCalls(model: Model, flavour: SdkFlavour, member: string, moduleOnly = false): Call[] {
+export function declarationCalls(model: Model, flavour: SdkFlavour, member: string, moduleOnly = false): readonly Call[] {
   if (!ofFlavour(model, flavour)) return [];
   const key = `${flavour}.${member}`;
-  const module = callsOf(model, flavour, member);
-  const inBodies = moduleOnly ? undefined : bodyCalls(model).get(key);
-  const all = inBodies?.length ? [...module, ...inBodies] : module;
-  return all.filter((c) => memberOfCall(model, c) !== undefined);
+  // Found once per model version (every rule of a family asks), kept with what finding them read.
+  let perKey = declared.get(model);
+  if (!perKey) declared.set(model, (perKey = new Map()));
+  const hit = perKey.get(moduleOnly ? `${key}!` : key);
+  if (hit) {
+    reused(hit.reads);
+    return hit.calls;
+  }
+  const reads = new Reads();
+  const calls = recording(reads, () => {
+    const module = callsOf(model, flavour, member);
+    const inBodies = moduleOnly ? undefined : bodyCalls(model).get(key);
+    const all = inBodies?.length ? [...module, ...inBodies] : module;
+    return all.filter((c) => memberOfCall(model, c) !== undefined);
+  });
+  perKey.set(moduleOnly ? `${key}!` : key, { calls, reads });
+  return calls;
 }
+
+const declared = derivedCache<Map<string, { calls: Call[]; reads: Reads }>>();
 
 function checkOf(ctx: RuleContext, call: Call, member: SdkMember, binding: Binding): CallCheck {
   const { model } = ctx;
