@@ -150,7 +150,6 @@ export class ModuleUnits implements RuleUnits {
     return { findings: placed.findings.map((f) => placeFinding(f, this.uri, move)!), at };
   }
 
-
   /** Starts a rule run; `endRules` drops the units it did not use. */
   beginRules(): void {
     for (const m of this.rules.values()) m.begin();
@@ -218,19 +217,26 @@ function placeFinding(f: Finding, uri: string, map: (r: Range, uri: string) => R
   return g;
 }
 
+/** A kept range's start and end rows now (-1 for a row that was edited), or undefined when its module's rows did not change. */
+function rowsNow(r: Range, was: { mapper: RowMapper | undefined; epoch: number } | undefined): [number, number] | undefined {
+  if (!was?.mapper || was.mapper.epoch === was.epoch) return undefined;
+  const start = was.mapper.mapRow(r.start.line, was.epoch);
+  return [start, r.end.line === r.start.line ? start : was.mapper.mapRow(r.end.line, was.epoch)];
+}
+
 /** A kept range's rows now (the same object when they did not change); its rows are known to be kept (rowsMoved). */
 function moveRange(r: Range, was: { mapper: RowMapper | undefined; epoch: number }): Range {
-  if (!was.mapper || was.mapper.epoch === was.epoch) return r;
-  const start = was.mapper.mapRow(r.start.line, was.epoch);
-  const end = r.end.line === r.start.line ? start : was.mapper.mapRow(r.end.line, was.epoch);
+  const rows = rowsNow(r, was);
+  if (!rows) return r;
+  const [start, end] = rows;
   return start === r.start.line && end === r.end.line ? r : { start: { line: start, character: r.start.character }, end: { line: end, character: r.end.character } };
 }
 
 /** Whether a range's rows moved (1), stayed (0) or were edited (-1) since it was kept. */
 function rangeMoved(r: Range, was: { mapper: RowMapper | undefined; epoch: number } | undefined): number {
-  if (!was?.mapper || was.mapper.epoch === was.epoch) return 0;
-  const start = was.mapper.mapRow(r.start.line, was.epoch);
-  const end = r.end.line === r.start.line ? start : was.mapper.mapRow(r.end.line, was.epoch);
+  const rows = rowsNow(r, was);
+  if (!rows) return 0;
+  const [start, end] = rows;
   return start < 0 || end < 0 ? -1 : start !== r.start.line || end !== r.end.line ? 1 : 0;
 }
 
