@@ -88,6 +88,24 @@ export function reused(reads: Reads): void {
   recorder?.merge(reads);
 }
 
+/** A result kept with what computing it read, so that a unit reusing it still notes those reads. */
+export interface WithReads<T> {
+  value: T;
+  reads: Reads;
+}
+
+/** Computes `work`, noting what it reads (for a result kept and reused by `keptValue`). */
+export function withReads<T>(work: () => T): WithReads<T> {
+  const reads = new Reads();
+  return { value: recording(reads, work), reads };
+}
+
+/** A kept result's value, its reads passed on to the recording in progress. */
+export function keptValue<T>(kept: WithReads<T>): T {
+  reused(kept.reads);
+  return kept.value;
+}
+
 const RAW = Symbol('raw');
 type Tracked = Model & { [RAW]?: Record<string, unknown> };
 

@@ -10,7 +10,7 @@
 // made from it with `familyRules`, one per rule id, so settings, suppressions and documentation stay per
 // id. A check whose input is not statically known passes: the checks after it still run, since what they
 // find fails the call whether or not the unknown one would have failed first.
-import { Reads, recording, reused } from '../model/reads';
+import { keptValue, withReads, type WithReads } from '../model/reads';
 import { bodyCalls, functionNamed, isKnown, resolve } from '../model/sdk';
 import type { Argument, Call, Model, ParamKind, Range, SdkFlavour, Value } from '../model/types';
 import { acceptedKeywords, acceptedParams, memberOfCall, paramsOf, pythonCallName, scopeOf, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
@@ -168,20 +168,16 @@ export function bindPython(member: SdkMember, params: readonly SdkParam[], call:
  * Bindings per model version and call: every rule of a family, SDK-003 and the Symbol chain bind the same
  * calls. Kept with what binding read, so a rule unit that reuses one still notes its reads.
  */
-const bindings = derivedCache<WeakMap<Call, { member: SdkMember; binding: Binding; reads: Reads }>>();
+const bindings = derivedCache<WeakMap<Call, { member: SdkMember } & WithReads<Binding>>>();
 
 function bindIn(model: Model, member: SdkMember, call: Call): Binding {
   let perCall = bindings.get(model);
   if (!perCall) bindings.set(model, (perCall = new WeakMap()));
   const hit = perCall.get(call);
-  if (hit && hit.member === member) {
-    reused(hit.reads);
-    return hit.binding;
-  }
-  const reads = new Reads();
-  const binding = recording(reads, () => bindUncached(model, member, call));
-  perCall.set(call, { member, binding, reads });
-  return binding;
+  if (hit && hit.member === member) return keptValue(hit);
+  const kept = withReads(() => bindUncached(model, member, call));
+  perCall.set(call, { member, ...kept });
+  return kept.value;
 }
 
 function bindUncached(model: Model, member: SdkMember, call: Call): Binding {
@@ -217,22 +213,18 @@ export function declarationCalls(model: Model, flavour: SdkFlavour, member: stri
   let perKey = declared.get(model);
   if (!perKey) declared.set(model, (perKey = new Map()));
   const hit = perKey.get(moduleOnly ? `${key}!` : key);
-  if (hit) {
-    reused(hit.reads);
-    return hit.calls;
-  }
-  const reads = new Reads();
-  const calls = recording(reads, () => {
+  if (hit) return keptValue(hit);
+  const kept = withReads(() => {
     const module = callsOf(model, flavour, member);
     const inBodies = moduleOnly ? undefined : bodyCalls(model).get(key);
     const all = inBodies?.length ? [...module, ...inBodies] : module;
     return all.filter((c) => memberOfCall(model, c) !== undefined);
   });
-  perKey.set(moduleOnly ? `${key}!` : key, { calls, reads });
-  return calls;
+  perKey.set(moduleOnly ? `${key}!` : key, kept);
+  return kept.value;
 }
 
-const declared = derivedCache<Map<string, { calls: Call[]; reads: Reads }>>();
+const declared = derivedCache<Map<string, WithReads<Call[]>>>();
 
 function checkOf(ctx: RuleContext, call: Call, member: SdkMember, binding: Binding): CallCheck {
   const { model } = ctx;
@@ -309,29 +301,26 @@ export interface Chain<U> {
 
 const idsOf = (s: ChainStep<unknown>) => (typeof s.id === 'string' ? [s.id] : s.id);
 
+/** The failures of a unit's checks, in order, each with the rule it reports. */
+type Failures = { rule: string; failure: Failure }[];
+
 /** A unit's failures through a chain's checks up to one of them, with what the checks read. */
-interface ChainRun {
+interface ChainRun extends WithReads<Failures> {
   chain: Chain<any>;
   last: number;
-  failures: { rule: string; failure: Failure }[];
-  reads: Reads;
 }
 
 /** Per model version and unit: its runs through the chains (every rule of a chain reads the same run). */
 const chainRuns = derivedCache<WeakMap<object, ChainRun[]>>();
 
-function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, last: number): ChainRun['failures'] {
+function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, last: number): Failures {
   let perUnit = chainRuns.get(ctx.model);
   if (!perUnit) chainRuns.set(ctx.model, (perUnit = new WeakMap()));
   let runs = perUnit.get(key);
   const hit = runs?.find((r) => r.chain === chain && r.last === last);
-  if (hit) {
-    reused(hit.reads);
-    return hit.failures;
-  }
-  const reads = new Reads();
-  const failures = recording(reads, () => {
-    const out: ChainRun['failures'] = [];
+  if (hit) return keptValue(hit);
+  const kept = withReads(() => {
+    const out: Failures = [];
     for (let i = 0; i <= last; i++) {
       const step = chain.steps[i];
       const failure = step.check(unit, ctx);
@@ -340,8 +329,8 @@ function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, 
     return out;
   });
   if (!runs) perUnit.set(key, (runs = []));
-  runs.push({ chain, last, failures, reads });
-  return failures;
+  runs.push({ chain, last, ...kept });
+  return kept.value;
 }
 
 /** A unit through a chain's checks up to `last`: reported by rule `id` when its check is the first that fails. */
