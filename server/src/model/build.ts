@@ -69,7 +69,9 @@ export function rangeOf(n: Node): Range {
 // the same shape (and property reads stay fast whatever order a node's facts are read in).
 class NodeFacts {
   type: string | undefined = undefined;
-  span: { range: Range; text: string } | undefined = undefined;
+  /** The node's span once read: the facts are its span object (spanOf), so a span costs no object of its own. */
+  range: Range | undefined = undefined;
+  text: string | undefined = undefined;
 }
 const FACTS = Symbol('facts');
 type WithFacts = Node & { [FACTS]?: NodeFacts };
@@ -124,7 +126,16 @@ function assignmentParts(a: Node): { left?: Node; type?: Node; right?: Node } {
 /** A node's range and source text together, sharing the one WASM call both need. */
 function spanOf(n: Node): { range: Range; text: string } {
   const f = facts(n);
-  return (f.span ??= computeSpan(n));
+  if (f.range === undefined) computeSpan(n, f);
+  return f as { range: Range; text: string };
+}
+
+/** Records a node's span (unless it is known already). */
+function setSpan(n: Node, range: Range, text: string): void {
+  const f = facts(n);
+  if (f.range !== undefined) return;
+  f.range = range;
+  f.text = text;
 }
 
 /** Leaf tokens whose end the source text tells (a name, a number, a keyword): no WASM call needed. */
@@ -145,8 +156,9 @@ function positionAt(n: Node, offset: number): { line: number; character: number 
 
 /** Records a node's span when its end is known without asking WASM (the start of what follows it). */
 function knownEnd(n: Node, end: number): void {
+  if (facts(n).range !== undefined) return;
   const text = sourceOf(n.tree).text.slice(n.startIndex, end);
-  facts(n).span ??= { range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: positionAt(n, end) }, text };
+  setSpan(n, { start: { line: n.startPosition.row, character: n.startPosition.column }, end: positionAt(n, end) }, text);
 }
 
 /** A range from one range's start to another's end. */
@@ -154,9 +166,9 @@ function join(a: Range, b: Range): Range {
   return { start: a.start, end: b.end };
 }
 
-function computeSpan(n: Node): { range: Range; text: string } {
+function computeSpan(n: Node, f: NodeFacts): void {
   const { text, lineStarts } = sourceOf(n.tree);
-  const known = facts(n).type;
+  const known = f.type;
   const lexical = known !== undefined ? LEXICAL_END[known] : undefined;
   let end: number;
   if (lexical) {
@@ -168,10 +180,8 @@ function computeSpan(n: Node): { range: Range; text: string } {
     end = n.endIndex;
   }
   const lo = rowOf(lineStarts, end, n.startPosition.row);
-  return {
-    range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: { line: lo, character: end - lineStarts[lo] } },
-    text: text.slice(n.startIndex, end),
-  };
+  f.range = { start: { line: n.startPosition.row, character: n.startPosition.column }, end: { line: lo, character: end - lineStarts[lo] } };
+  f.text = text.slice(n.startIndex, end);
 }
 
 /** Builds models, reusing the fragments of segments that did not change since the last build. */
@@ -1697,16 +1707,15 @@ function readValue(n: Node): Value {
       // `Path("x").read_text()`: a method of what a call returned.
       const receiver = !dotted && ty(fn) === 'attribute' ? receiverOf(fn) : undefined;
       if (!dotted && inner?.kind !== 'call' && !receiver) return { kind: 'unknown', range, text };
-      facts(argsNode).span ??= { range: { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, text: src.slice(argsNode.startIndex, n.startIndex + text.length) };
-      const call: Call = {
-        callee: inner ? calleeText : noSpace(calleeText),
-        ...(inner?.kind === 'call' ? { inner: inner.call } : {}),
-        ...(receiver ? { receiver } : {}),
-        args: ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
-        range,
-        calleeRange: rangeOf(fn),
-        argsRange: rangeOf(argsNode),
-      };
+      if (facts(argsNode).range === undefined) setSpan(argsNode, { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, src.slice(argsNode.startIndex, n.startIndex + text.length));
+      // Property by property in one order (no spread of optional parts): the calls share their shapes.
+      const call = { callee: inner ? calleeText : noSpace(calleeText) } as Call;
+      if (inner?.kind === 'call') call.inner = inner.call;
+      if (receiver) call.receiver = receiver;
+      call.args = ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }];
+      call.range = range;
+      call.calleeRange = rangeOf(fn);
+      call.argsRange = rangeOf(argsNode);
       if (key !== undefined) calls!.next.set(key, { text, call });
       return { kind: 'call', call, range, text };
     }
