@@ -14,8 +14,8 @@ const SERVER = path.join(__dirname, '..', 'dist', 'server.js');
 const URI = 'file:///bench/startup/extension.py';
 const RUNS = 11;
 /**
- * The servers' temporary directory (where the launcher keeps V8's code cache): the bench's own, since a
- * server of another bundle (another checkout running at the same time) drops every cache but its own.
+ * The servers' temporary directory (where the launcher keeps V8's code cache): the bench's own, so that
+ * other checkouts' servers running at the same time leave it alone.
  */
 const CACHE_HOME = path.join(os.tmpdir(), `vis-authoring-startup-bench-${process.getuid?.() ?? 'user'}`);
 

@@ -5,8 +5,11 @@
 // holds every function the run compiled), to a directory only this user
 // can write; V8 refuses a cache made for other flags or another V8, and the file's name carries the
 // bundle's size and time and the Node version, so a new bundle never reads an old cache; it is written
-// again when a later run compiled much more than it holds. Anything that
-// goes wrong here only means a start without the cache. VIS_AUTHORING_CODE_CACHE=off turns it off.
+// again when a later run compiled much more than it holds. Several installed versions of the extension
+// share the directory: a start that reads its cache marks it used (its mtime, at most once a day), and a
+// start that writes one removes only caches unused for STALE_DAYS, so versions in use never evict each
+// other's cache. Anything that goes wrong here only means a start without the cache.
+// VIS_AUTHORING_CODE_CACHE=off turns it off.
 import fs from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
@@ -14,6 +17,24 @@ import path from 'node:path';
 import vm from 'node:vm';
 
 const BUNDLE = path.join(__dirname, 'server-main.js');
+const DAY = 24 * 60 * 60 * 1000;
+/** A cache (of any bundle) not used for this long is removed by the next start that writes its own. */
+const STALE_DAYS = 7;
+
+/** Removes the caches (and unfinished writes) in `dir` that no start has used for STALE_DAYS, but `keep`. */
+function removeStale(dir: string, keep: string): void {
+  const before = Date.now() - STALE_DAYS * DAY;
+  for (const old of fs.readdirSync(dir)) {
+    if (old === keep || !/^server-.*\.cache(\.\d+)?$/.test(old)) continue;
+    const file = path.join(dir, old);
+    try {
+      const st = fs.lstatSync(file);
+      if (st.isFile() && st.mtimeMs < before) fs.rmSync(file, { force: true });
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
 
 /** A directory for the cache that is this user's alone (created so), or undefined. */
 function cacheDirectory(): string | undefined {
@@ -50,7 +71,14 @@ function start(): void {
     file = dir && path.join(dir, name);
     // Only a regular file of ours (a link or someone else's file is not read).
     const cache = file ? fs.lstatSync(file) : undefined;
-    if (file && cache?.isFile() && (typeof process.getuid !== 'function' || cache.uid === process.getuid())) cachedData = fs.readFileSync(file);
+    if (file && cache?.isFile() && (typeof process.getuid !== 'function' || cache.uid === process.getuid())) {
+      cachedData = fs.readFileSync(file);
+      // Marked used, so that another version's start does not take it for a stale one.
+      if (Date.now() - cache.mtimeMs > DAY) {
+        const now = new Date();
+        fs.utimesSync(file, now, now);
+      }
+    }
   } catch {
     // No cache yet.
   }
@@ -64,8 +92,7 @@ function start(): void {
         const tmp = `${file}.${process.pid}`;
         fs.writeFileSync(tmp, data, { mode: 0o600 });
         fs.renameSync(tmp, file);
-        // Caches of earlier bundles are of no use any more.
-        for (const old of fs.readdirSync(dir!)) if (old !== name && /^server-.*\.cache$/.test(old)) fs.rmSync(path.join(dir!, old), { force: true });
+        removeStale(dir!, name);
       } catch {
         // The next start compiles again.
       }
