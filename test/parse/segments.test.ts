@@ -172,6 +172,18 @@ describe('segments', () => {
     assert.deepEqual(shape(doc.segments), shape(parseDocument(text).segments));
   });
 
+  it('starts a segmenting in parts over when the next part is asked for the same text from another old version', async () => {
+    const text = generateExtension(50, 1500);
+    const uri = 'file:///tmp/segments/again.py';
+    const old = parseDocument('x = 1\n');
+    let calls = 0;
+    // The first slice cuts part of the text as a first version; the next ones are asked for it as an edit of `old`.
+    const doc = await runInSlices(uri, () => sliceModule(uri, () => (++calls === 1 ? parseDocument(text) : parseDocument(text, old, diffEdit(old.text, text)))), { sliceMs: 0 });
+    assert.ok(calls > 2, `${calls} slices`);
+    assert.equal(doc.editRows?.from.deref(), old);
+    assert.deepEqual(shape(doc.segments), shape(parseDocument(text).segments));
+  });
+
   it('finds the comments of a whole document in parts in a sliced job, as in one scan', async () => {
     const text = generateExtension(100, 3000) + Array.from({ length: 400 }, (_, i) => `# note ${i} "not a string\nx${i} = "# not a comment"  # a comment\n`).join('');
     const uri = 'file:///tmp/segments/comments.py';
