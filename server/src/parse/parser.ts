@@ -14,7 +14,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import { scanComments } from '../model/comments';
 import { SliceExpired, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
-import { firstLimit, lineStartsOf, resegmentInParts, rowOf, segmentProgress, segmentTextInParts, type LimitError, type LineStarts, type Segment, type TextEdit } from './segments';
+import { firstLimit, lineStartsOf, resegmentInParts, rowOf, segmentProgress, segmentTextInParts, type LimitError, type LineStarts, type Segment, type SegmentProgress, type TextEdit } from './segments';
 
 export type { Segment, TextEdit } from './segments';
 
@@ -451,13 +451,18 @@ export interface SegmentParse {
 export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdit): ParsedDocument {
   // In a sliced job, segmenting a large text stops at a statement start when the slice's time is up, and
   // the job's next slice goes on from there (what was found kept in its memo).
-  const { doc, progress } = memoInSlice('document', text, () => {
+  // (Only for the same text from the same old version: one read meanwhile, by other work, starts it over.)
+  const job = slicing();
+  let kept = job?.memo.get('document') as { text: string; old?: ParsedDocument; doc: ParsedDocument; progress: SegmentProgress } | undefined;
+  if (!kept || kept.text !== text || kept.old !== old) {
     const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
     const doc: ParsedDocument = { text, lineStarts, segments: [] };
     if (old && edit) doc.editRows = { row: rowOf(old.lineStarts, edit.start), oldEndRow: rowOf(old.lineStarts, edit.oldEnd), newEndRow: rowOf(lineStarts, edit.newEnd), from: new WeakRef(old) };
-    return { doc, progress: segmentProgress() };
-  });
-  const pause = slicing() ? sliceExpired : () => false;
+    kept = { text, old, doc, progress: segmentProgress() };
+    job?.memo.set('document', kept);
+  }
+  const { doc, progress } = kept;
+  const pause = job ? sliceExpired : () => false;
   // A segment a stray triple quote may have swallowed is cut when it does not parse as it is.
   const broken = (seg: Segment) => {
     // Never parse what breaks Python's nesting limits (the file is then not parsed at all).
