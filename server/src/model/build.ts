@@ -713,6 +713,9 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
 /** `__name__ == "__main__"`, either way round. */
 const MAIN_GUARD = /^\s*(?:__name__\s*==\s*(['"])__main__\1|(['"])__main__\2\s*==\s*__name__)\s*$/;
 
+/** A Python name (an identifier as Python's tokenizer reads one). */
+const PYTHON_NAME = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;
+
 function readExpressionStatement(expr: Node, f: Fragment): void {
   if (ty(expr) === 'assignment') {
     // a = b = value: every target is bound to the innermost value.
@@ -733,6 +736,8 @@ function readExpressionStatement(expr: Node, f: Fragment): void {
         continue;
       }
       if (ty(t) === 'identifier') {
+        // Error recovery can make an identifier of a stray `=` (a line broken before it): no name is bound.
+        if (!PYTHON_NAME.test(textOf(t))) continue;
         if (value) f.bindings.push({ kind: 'assign', name: textOf(t), value, range: rangeOf(t), annotation });
         else f.bindings.push({ kind: 'other', name: textOf(t), range: rangeOf(t) });
       } else {
