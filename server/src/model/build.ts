@@ -192,16 +192,8 @@ export class ModelBuilder {
    */
   epoch = 0;
   private rowMaps: { epoch: number; runs: Int32Array }[] = [];
-  /** The document of the last build (a WeakRef: it is the document cache's to keep). */
-  private lastBuilt?: WeakRef<ParsedDocument>;
-
-  private get lastDoc(): ParsedDocument | undefined {
-    return this.lastBuilt?.deref();
-  }
-
-  private set lastDoc(doc: ParsedDocument) {
-    this.lastBuilt = new WeakRef(doc);
-  }
+  /** The id of the document of the last build (it is the document cache's to keep: ParsedDocument.id). */
+  private lastDoc?: number;
 
   /** The row `row` of epoch `from` is now on, or -1 when its statement was read again (or the epoch is too old). */
   mapRow(row: number, from: number): number {
@@ -250,8 +242,8 @@ export class ModelBuilder {
       // where it was; one made from a document this builder never built, by a file over Python's
       // limits, is moved by its fragments).
       const last = this.lastDoc;
-      const edit = last && doc !== last && doc.editRows?.from.deref() === last ? doc.editRows : undefined;
-      this.lastDoc = doc;
+      const edit = last !== undefined && doc.id !== last && doc.editRows?.from === last ? doc.editRows : undefined;
+      this.lastDoc = doc.id;
       if (edit) {
         const oldRows = edit.oldEndRow + 1 + (doc.lineStarts.length - 1 - edit.newEndRow);
         runs.push(0, 0, edit.row, edit.oldEndRow + 1, edit.newEndRow + 1, oldRows - edit.oldEndRow - 1);

@@ -318,14 +318,26 @@ interface ModelDiff {
   maps: Map<string, Set<unknown>>;
 }
 
-/** The last difference computed from each version (to a version it does not keep alive). */
-const diffs = derivedCache<{ cur: WeakRef<Model>; diff: ModelDiff | undefined }>();
+/**
+ * The last difference computed from each version, to a version it names by a serial number (not a
+ * WeakRef, whose target V8 keeps alive to the end of the task: one that analyses many versions kept them all).
+ */
+const diffs = derivedCache<{ cur: number; diff: ModelDiff | undefined }>();
+const serials = new WeakMap<Model, number>();
+let lastSerial = 0;
+
+function serialOf(model: Model): number {
+  let n = serials.get(model);
+  if (n === undefined) serials.set(model, (n = ++lastSerial));
+  return n;
+}
 
 function diffOf(old: Model, cur: Model): ModelDiff | undefined {
   const kept = diffs.get(old);
-  if (kept && kept.cur.deref() === cur) return kept.diff;
+  const to = serialOf(cur);
+  if (kept && kept.cur === to) return kept.diff;
   const diff = computeDiff(old, cur);
-  diffs.set(old, { cur: new WeakRef(cur), diff });
+  diffs.set(old, { cur: to, diff });
   return diff;
 }
 
