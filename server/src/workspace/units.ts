@@ -114,7 +114,7 @@ export class ModuleUnits implements RuleUnits {
 
   /** Findings as kept: their positions copied, with the epochs of the modules they are in. */
   private place(findings: Finding[]): Placed {
-    // Most units find nothing: they share one record (never changed: nothing in it moves).
+    // Most units find nothing: one kept value for all of them (nothing in it moves or is changed).
     if (!findings.length) return NOTHING_PLACED;
     const at: Placed['at'] = new Map();
     const copy = (r: Range, uri: string): Range => {
