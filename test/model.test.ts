@@ -70,6 +70,36 @@ describe('declaration model: SDK imports and generation', () => {
   });
 });
 
+describe('declaration model: bindings under error recovery', () => {
+  it('binds no name for a stray = left by a line break before it (a record field broken in two)', () => {
+    const text = [
+      'from __future__ import annotations',
+      '',
+      'from dataclasses import dataclass, field',
+      'from typing import Annotated, Literal',
+      '',
+      'import blockether.vis.extension as vis',
+      '',
+      'ALIAS = "bench"',
+      '',
+      '@dataclass(frozen=True)',
+      'class Result0:',
+      '    """Result of tool 0."""',
+      '',
+      '@dataclass(frozen=True)',
+      'class Result67:',
+      '    """Result of tool 67."""',
+      '    value: Annotated[int, "The computed value 67."]',
+      '    labels: list[str] ',
+      '= field(default_factory=list)',
+      '',
+    ].join('\n');
+    const a = analyzeText('file:///x/ext.py', text);
+    assert.deepEqual([...a.model.bindings.keys()].sort(), ['ALIAS', 'Annotated', 'Literal', 'Result0', 'Result67', 'dataclass', 'field', 'vis']);
+    assert.deepEqual(a.findings.map((f) => [f.rule, f.message, f.range.start.line, f.range.start.character]), [['SYN-002', 'invalid syntax', 18, 0]]);
+  });
+});
+
 describe('declaration model: static values', () => {
   const text = py`
     import os

@@ -18,6 +18,7 @@ import {
   sdkMember,
   sdkMemberByQualified,
   sdkMembers,
+  sdkModules,
   signatureText,
   vocabularyIn,
   vocabularyValues,
@@ -46,6 +47,20 @@ function call(args: ({ name?: string; splat?: '*' | '**' } | string)[]): Call {
 }
 
 describe('SDK table: members and parameters', () => {
+  it('parses every signature of every member (signatures are parsed when first asked for, so a table error shows here)', () => {
+    let members = 0;
+    let params = 0;
+    const visit = (m: { paramsIn(r: undefined): readonly unknown[]; keywordReleases(): ReadonlyMap<string, unknown>; members: ReadonlyMap<string, any> }) => {
+      members++;
+      params += m.paramsIn(undefined).length;
+      m.keywordReleases();
+      for (const c of m.members.values()) visit(c);
+    };
+    for (const mod of sdkModules()) for (const m of mod.members.values()) visit(m);
+    assert.ok(members > 100, `${members} members`);
+    assert.ok(params > 300, `${params} parameters`);
+  });
+
   it('describes vis.Symbol with kinds, types, defaults and the tag vocabulary', () => {
     const symbol = sdkMember(NEWEST_G3, TYPED, 'Symbol')!;
     assert.equal(symbol.kind, 'class');

@@ -202,16 +202,8 @@ export class ModelBuilder {
    */
   epoch = 0;
   private rowMaps: { epoch: number; runs: Int32Array }[] = [];
-  /** The document of the last build (a WeakRef: it is the document cache's to keep). */
-  private lastBuilt?: WeakRef<ParsedDocument>;
-
-  private get lastDoc(): ParsedDocument | undefined {
-    return this.lastBuilt?.deref();
-  }
-
-  private set lastDoc(doc: ParsedDocument) {
-    this.lastBuilt = new WeakRef(doc);
-  }
+  /** The id of the document of the last build (it is the document cache's to keep: ParsedDocument.id). */
+  private lastDoc?: number;
 
   /** The row `row` of epoch `from` is now on, or -1 when its statement was read again (or the epoch is too old). */
   mapRow(row: number, from: number): number {
@@ -260,8 +252,8 @@ export class ModelBuilder {
       // where it was; one made from a document this builder never built, by a file over Python's
       // limits, is moved by its fragments).
       const last = this.lastDoc;
-      const edit = last && doc !== last && doc.editRows?.from.deref() === last ? doc.editRows : undefined;
-      this.lastDoc = doc;
+      const edit = last !== undefined && doc.id !== last && doc.editRows?.from === last ? doc.editRows : undefined;
+      this.lastDoc = doc.id;
       if (edit) {
         const oldRows = edit.oldEndRow + 1 + (doc.lineStarts.length - 1 - edit.newEndRow);
         runs.push(0, 0, edit.row, edit.oldEndRow + 1, edit.newEndRow + 1, oldRows - edit.oldEndRow - 1);
@@ -723,6 +715,9 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
 /** `__name__ == "__main__"`, either way round. */
 const MAIN_GUARD = /^\s*(?:__name__\s*==\s*(['"])__main__\1|(['"])__main__\2\s*==\s*__name__)\s*$/;
 
+/** A Python name (an identifier as Python's tokenizer reads one). */
+const PYTHON_NAME = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;
+
 function readExpressionStatement(expr: Node, f: Fragment): void {
   if (ty(expr) === 'assignment') {
     // a = b = value: every target is bound to the innermost value.
@@ -743,6 +738,8 @@ function readExpressionStatement(expr: Node, f: Fragment): void {
         continue;
       }
       if (ty(t) === 'identifier') {
+        // Error recovery can make an identifier of a stray `=` (a line broken before it): no name is bound.
+        if (!PYTHON_NAME.test(textOf(t))) continue;
         if (value) f.bindings.push({ kind: 'assign', name: textOf(t), value, range: rangeOf(t), annotation });
         else f.bindings.push({ kind: 'other', name: textOf(t), range: rangeOf(t) });
       } else {

@@ -19,8 +19,10 @@ interface ModelReads {
   model: Model;
   /** Properties read: key, value, key, value... */
   props?: unknown[];
-  /** Per map: the keys looked up and what they gave. */
+  /** Per map: the keys looked up and what they gave (while recording). */
   lookups?: Map<string, Map<unknown, unknown>>;
+  /** The same once recorded (`compact`): map, key, value, map, key, value... */
+  looked?: unknown[];
   /** Maps read whole (iterated, or their size). */
   whole?: string[];
 }
@@ -69,8 +71,29 @@ export class Reads {
     for (const r of other.models) {
       if (r.props) for (let i = 0; i < r.props.length; i += 2) this.prop(r.model, r.props[i] as string, r.props[i + 1]);
       r.lookups?.forEach((keys, map) => keys.forEach((v, k) => this.lookup(r.model, map, k, v)));
+      const looked = r.looked;
+      if (looked) for (let i = 0; i < looked.length; i += 3) this.lookup(r.model, looked[i] as string, looked[i + 1], looked[i + 2]);
       if (r.whole) for (const map of r.whole) this.whole(r.model, map);
-      if (!r.props && !r.lookups && !r.whole) this.of(r.model);
+      if (!r.props && !r.lookups && !looked && !r.whole) this.of(r.model);
+    }
+  }
+
+  /**
+   * What was noted, in as little memory as it takes (it is kept as long as the result it was noted
+   * for, and an open document keeps thousands): lists cut to their length (V8 leaves room for 16 more
+   * in a list pushed to), the lookups in one flat list. Nothing is noted into it afterwards.
+   */
+  compact(): void {
+    if (this.models.length > 1) this.models = this.models.slice();
+    for (const r of this.models) {
+      if (r.props && r.props.length > 2) r.props = r.props.slice();
+      if (r.whole) r.whole = r.whole.slice();
+      if (r.lookups) {
+        const looked: unknown[] = [];
+        r.lookups.forEach((keys, map) => keys.forEach((v, k) => looked.push(map, k, v)));
+        r.looked = looked.slice();
+        r.lookups = undefined;
+      }
     }
   }
 }
@@ -89,6 +112,7 @@ export function recording<T>(reads: Reads, work: () => T): T {
   } finally {
     recorder = outer;
     outer?.merge(reads);
+    reads.compact();
   }
 }
 
@@ -303,14 +327,26 @@ interface ModelDiff {
   maps: Map<string, Set<unknown>>;
 }
 
-/** The last difference computed from each version (to a version it does not keep alive). */
-const diffs = derivedCache<{ cur: WeakRef<Model>; diff: ModelDiff | undefined }>();
+/**
+ * The last difference computed from each version, to a version it names by a serial number (not a
+ * WeakRef, whose target V8 keeps alive to the end of the task: one that analyses many versions kept them all).
+ */
+const diffs = derivedCache<{ cur: number; diff: ModelDiff | undefined }>();
+const serials = new WeakMap<Model, number>();
+let lastSerial = 0;
+
+function serialOf(model: Model): number {
+  let n = serials.get(model);
+  if (n === undefined) serials.set(model, (n = ++lastSerial));
+  return n;
+}
 
 function diffOf(old: Model, cur: Model): ModelDiff | undefined {
   const kept = diffs.get(old);
-  if (kept && kept.cur.deref() === cur) return kept.diff;
+  const to = serialOf(cur);
+  if (kept && kept.cur === to) return kept.diff;
   const diff = computeDiff(old, cur);
-  diffs.set(old, { cur: new WeakRef(cur), diff });
+  diffs.set(old, { cur: to, diff });
   return diff;
 }
 
@@ -363,6 +399,13 @@ function unchanged(r: ModelReads, current: (model: Model) => Model | undefined):
         if (ch.has(k)) ok = false;
       });
     });
+    const looked = r.looked;
+    if (looked) {
+      for (let i = 0; ok && i < looked.length; i += 3) {
+        const ch = diff.maps.get(looked[i] as string);
+        if (ch && (ch.has(ANY_KEY) || ch.has(looked[i + 1]))) ok = false;
+      }
+    }
     if (!ok) return false;
     if (r.whole) for (const map of r.whole) if (diff.maps.has(map)) return false;
   }

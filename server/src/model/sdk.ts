@@ -102,7 +102,10 @@ export function detectSdk(model: Model): void {
     // A call of a call's result is no SDK member, whatever its text starts with.
     if (call.inner) continue;
     call.qualified = qualify(model, call.callee, call.range.start);
-    call.sdk = flavourOf(call.qualified);
+    // The same object while it names the same member: what is kept per call and member (its SDK
+    // member, server/src/sdk/table.ts) stays valid from version to version.
+    const sdk = flavourOf(call.qualified);
+    if (sdk?.flavour !== call.sdk?.flavour || sdk?.member !== call.sdk?.member) call.sdk = sdk;
     if (!call.sdk) continue;
     const key = `${call.sdk.flavour}.${call.sdk.member}`;
     const list = model.sdkCalls.get(key);

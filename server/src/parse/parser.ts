@@ -435,11 +435,19 @@ export interface ParsedDocument {
   /** The first of Python's nesting limits the text breaks (it is then not parsed at all). */
   limit?: LimitError;
   /**
-   * The rows of the edit from the version it was made from (`from`): rows before `row` stay, rows
+   * Tells this document from every other of the process (a serial number): what refers to a document it
+   * does not keep alive names it by this, not by a WeakRef (V8 keeps a WeakRef's target alive to the end
+   * of the task that made or read it, so a task that analyses version after version kept them all).
+   */
+  id: number;
+  /**
+   * The rows of the edit from the version it was made from (`from`, its id): rows before `row` stay, rows
    * after `oldEndRow` move to after `newEndRow`, those between were edited.
    */
-  editRows?: { row: number; oldEndRow: number; newEndRow: number; from: WeakRef<ParsedDocument> };
+  editRows?: { row: number; oldEndRow: number; newEndRow: number; from: number };
 }
+
+let documentIds = 0;
 
 /** A segment's parse: its top-level statements, in a tree the caller deletes. */
 export interface SegmentParse {
@@ -456,8 +464,8 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
   let kept = job?.memo.get('document') as { text: string; old?: ParsedDocument; doc: ParsedDocument; progress: SegmentProgress; done?: boolean } | undefined;
   if (!kept || kept.text !== text || kept.old !== old) {
     const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
-    const doc: ParsedDocument = { text, lineStarts, segments: [] };
-    if (old && edit) doc.editRows = { row: rowOf(old.lineStarts, edit.start), oldEndRow: rowOf(old.lineStarts, edit.oldEnd), newEndRow: rowOf(lineStarts, edit.newEnd), from: new WeakRef(old) };
+    const doc: ParsedDocument = { id: ++documentIds, text, lineStarts, segments: [] };
+    if (old && edit) doc.editRows = { row: rowOf(old.lineStarts, edit.start), oldEndRow: rowOf(old.lineStarts, edit.oldEnd), newEndRow: rowOf(lineStarts, edit.newEnd), from: old.id };
     kept = { text, old, doc, progress: segmentProgress() };
     job?.memo.set('document', kept);
   }

@@ -161,11 +161,18 @@ function compileMember(module: ModuleSpec, spec: MemberSpec, prefix: string, inh
   const releases = spec.releases ? intersect(resolveReleaseSet(spec.releases, family), inherited) : inherited;
   const name = prefix ? `${prefix}.${spec.name}` : spec.name;
   const where = `${module.name}.${name}`;
-  const base = spec.sig !== undefined ? parseSignature(spec.sig, spec.params ?? {}, releases, where) : [];
-  const variants = (spec.variants ?? []).map((v) => ({ releases: resolveReleaseSet(v.releases, family), params: parseSignature(v.sig, spec.params ?? {}, releases, where) }));
-  for (const described of Object.keys(spec.params ?? {})) {
-    if (![base, ...variants.map((v) => v.params)].some((ps) => ps.some((p) => p.name === described))) throw new Error(`parameter ${described} of ${where} is in no signature`);
-  }
+  // Signatures are parsed when first asked for (a start-up compiles none it does not use); every one is
+  // checked by the table's tests (`checkSignatures`).
+  let signatures: { base: SdkParam[]; variants: { releases: ReadonlySet<string>; params: SdkParam[] }[] } | undefined;
+  const parsed = () => {
+    if (signatures) return signatures;
+    const base = spec.sig !== undefined ? parseSignature(spec.sig, spec.params ?? {}, releases, where) : [];
+    const variants = (spec.variants ?? []).map((v) => ({ releases: resolveReleaseSet(v.releases, family), params: parseSignature(v.sig, spec.params ?? {}, releases, where) }));
+    for (const described of Object.keys(spec.params ?? {})) {
+      if (![base, ...variants.map((v) => v.params)].some((ps) => ps.some((p) => p.name === described))) throw new Error(`parameter ${described} of ${where} is in no signature`);
+    }
+    return (signatures = { base, variants });
+  };
   const byRelease = new Map<string, SdkParam[]>();
   const members = new Map<string, SdkMember>();
   let keywords: Map<string, ReadonlySet<string>> | undefined;
@@ -187,6 +194,7 @@ function compileMember(module: ModuleSpec, spec: MemberSpec, prefix: string, inh
     node: spec.node,
     members,
     paramsIn(release) {
+      const { base, variants } = parsed();
       const id = release && releases.has(release.id) ? release.id : newest(RELEASES.filter((r) => releases.has(r.id)))?.id;
       if (id === undefined) return base;
       let params = byRelease.get(id);
