@@ -579,24 +579,44 @@ function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, make: (
     return { contract, unknowns };
   }, opts);
   const doc = lazy(() => contractDoc(computed().contract, opts.format), opts);
-  return {
-    ...base,
-    get contract() {
-      return computed().contract;
-    },
-    get unknowns() {
-      return computed().unknowns;
-    },
-    get doc() {
-      return doc();
-    },
-  };
+  // Getters shared by every tool (an object literal with getters is a property dictionary in V8).
+  const tool = { ...base } as ToolInfo & { [TOOL_PARTS]: ToolParts };
+  Object.defineProperty(tool, TOOL_PARTS, { value: { computed, doc } satisfies ToolParts });
+  Object.defineProperty(tool, 'contract', TOOL_GETTERS.contract);
+  Object.defineProperty(tool, 'unknowns', TOOL_GETTERS.unknowns);
+  Object.defineProperty(tool, 'doc', TOOL_GETTERS.doc);
+  return tool;
 }
 
-function lazyContract(info: SymbolInfo, make: () => Contract, opts: ContractOptions): void {
-  const contract = lazy(make, opts);
-  Object.defineProperty(info, 'contract', { enumerable: true, configurable: true, get: contract });
+const TOOL_PARTS = Symbol('tool parts');
+
+interface ToolParts {
+  computed: () => { contract: CallableContract; unknowns: UnknownPart[] };
+  doc: () => string;
 }
+
+type WithToolParts = { [TOOL_PARTS]: ToolParts };
+
+const TOOL_GETTERS = {
+  contract: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].computed().contract; } },
+  unknowns: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].computed().unknowns; } },
+  doc: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].doc(); } },
+};
+
+function lazyContract(info: SymbolInfo, make: () => Contract, opts: ContractOptions): void {
+  // The getter is shared by every Symbol (one per object would give each its own shape).
+  Object.defineProperty(info, CONTRACT, { value: lazy(make, opts), configurable: true });
+  Object.defineProperty(info, 'contract', CONTRACT_GETTER);
+}
+
+const CONTRACT = Symbol('contract');
+const CONTRACT_GETTER: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get: function (this: { [CONTRACT]: () => Contract }) {
+    return this[CONTRACT]();
+  },
+};
 
 /** A value computed on first read, and again after `opts.version` changed. */
 function lazy<T>(make: () => T, opts: ContractOptions): () => T {

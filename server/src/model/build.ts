@@ -69,7 +69,9 @@ export function rangeOf(n: Node): Range {
 // the same shape (and property reads stay fast whatever order a node's facts are read in).
 class NodeFacts {
   type: string | undefined = undefined;
-  span: { range: Range; text: string } | undefined = undefined;
+  /** The node's span once read: the facts are its span object (spanOf), so a span costs no object of its own. */
+  range: Range | undefined = undefined;
+  text: string | undefined = undefined;
 }
 const FACTS = Symbol('facts');
 type WithFacts = Node & { [FACTS]?: NodeFacts };
@@ -124,7 +126,16 @@ function assignmentParts(a: Node): { left?: Node; type?: Node; right?: Node } {
 /** A node's range and source text together, sharing the one WASM call both need. */
 function spanOf(n: Node): { range: Range; text: string } {
   const f = facts(n);
-  return (f.span ??= computeSpan(n));
+  if (f.range === undefined) computeSpan(n, f);
+  return f as { range: Range; text: string };
+}
+
+/** Records a node's span (unless it is known already). */
+function setSpan(n: Node, range: Range, text: string): void {
+  const f = facts(n);
+  if (f.range !== undefined) return;
+  f.range = range;
+  f.text = text;
 }
 
 /** Leaf tokens whose end the source text tells (a name, a number, a keyword): no WASM call needed. */
@@ -145,8 +156,9 @@ function positionAt(n: Node, offset: number): { line: number; character: number 
 
 /** Records a node's span when its end is known without asking WASM (the start of what follows it). */
 function knownEnd(n: Node, end: number): void {
+  if (facts(n).range !== undefined) return;
   const text = sourceOf(n.tree).text.slice(n.startIndex, end);
-  facts(n).span ??= { range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: positionAt(n, end) }, text };
+  setSpan(n, { start: { line: n.startPosition.row, character: n.startPosition.column }, end: positionAt(n, end) }, text);
 }
 
 /** A range from one range's start to another's end. */
@@ -154,9 +166,9 @@ function join(a: Range, b: Range): Range {
   return { start: a.start, end: b.end };
 }
 
-function computeSpan(n: Node): { range: Range; text: string } {
+function computeSpan(n: Node, f: NodeFacts): void {
   const { text, lineStarts } = sourceOf(n.tree);
-  const known = facts(n).type;
+  const known = f.type;
   const lexical = known !== undefined ? LEXICAL_END[known] : undefined;
   let end: number;
   if (lexical) {
@@ -168,10 +180,8 @@ function computeSpan(n: Node): { range: Range; text: string } {
     end = n.endIndex;
   }
   const lo = rowOf(lineStarts, end, n.startPosition.row);
-  return {
-    range: { start: { line: n.startPosition.row, character: n.startPosition.column }, end: { line: lo, character: end - lineStarts[lo] } },
-    text: text.slice(n.startIndex, end),
-  };
+  f.range = { start: { line: n.startPosition.row, character: n.startPosition.column }, end: { line: lo, character: end - lineStarts[lo] } };
+  f.text = text.slice(n.startIndex, end);
 }
 
 /** Builds models, reusing the fragments of segments that did not change since the last build. */
@@ -863,33 +873,59 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const span = spanOf(def);
   const inner = bodyOf(span);
   const calls = callsOf(span);
-  const fn: FunctionDecl = {
-    text: spanOf(def).text,
-    get body() {
-      return inner();
-    },
-    get calls() {
-      return calls();
-    },
-    get source() {
-      return span.text;
-    },
-    name: textOf(nameNode) ?? '',
-    range: rangeOf(outer),
-    nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
-    get params() {
-      return params ? params() : [];
-    },
-    returns: textOf(returnsNode),
-    returnsRange: returnsNode ? rangeOf(returnsNode) : undefined,
-    decorators: readDecorators(outer),
-    docstring: docstringOf(body ?? null),
-    bodyStart: body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined,
-    isAsync: sourceOf(def.tree).text.startsWith('async', def.startIndex),
-  };
+  // Built property by property in the literal's order, its getters shared by every function (an object
+  // literal with getters is a property dictionary in V8): one shape for all, read fast by every rule.
+  const fn = {} as FunctionDecl & { [PARTS]: FunctionParts };
+  Object.defineProperty(fn, PARTS, { value: { span, inner, calls, params } satisfies FunctionParts });
+  (fn as { text: string }).text = span.text;
+  Object.defineProperty(fn, 'body', FUNCTION_GETTERS.body);
+  Object.defineProperty(fn, 'calls', FUNCTION_GETTERS.calls);
+  Object.defineProperty(fn, 'source', FUNCTION_GETTERS.source);
+  fn.name = textOf(nameNode) ?? '';
+  fn.range = rangeOf(outer);
+  fn.nameRange = nameNode ? rangeOf(nameNode) : rangeOf(def);
+  Object.defineProperty(fn, 'params', FUNCTION_GETTERS.params);
+  fn.returns = textOf(returnsNode);
+  fn.returnsRange = returnsNode ? rangeOf(returnsNode) : undefined;
+  fn.decorators = readDecorators(outer);
+  fn.docstring = docstringOf(body ?? null);
+  fn.bodyStart = body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined;
+  fn.isAsync = sourceOf(def.tree).text.startsWith('async', def.startIndex);
   lazy(fn, params ? [params, inner, calls] : [inner, calls]);
   return fn;
 }
+
+/** Where an object's getters (shared by every object of its kind) find its parts read later. */
+const PARTS = Symbol('parts');
+
+interface FunctionParts {
+  span: { range: Range; text: string };
+  inner: Later<FunctionBody>;
+  calls: Later<Call[]>;
+  params: Later<Param[]> | undefined;
+}
+
+/** Enumerable getters, as an object literal's: spread and Object.values read them. */
+function getter<O, T>(get: (this: O) => T): PropertyDescriptor {
+  return { enumerable: true, configurable: true, get };
+}
+
+type WithParts<P> = { [PARTS]: P };
+
+const FUNCTION_GETTERS = {
+  body: getter(function (this: WithParts<FunctionParts>) {
+    return this[PARTS].inner.get();
+  }),
+  calls: getter(function (this: WithParts<FunctionParts>) {
+    return this[PARTS].calls.get();
+  }),
+  source: getter(function (this: WithParts<FunctionParts>) {
+    return this[PARTS].span.text;
+  }),
+  params: getter(function (this: WithParts<FunctionParts>) {
+    return this[PARTS].params?.get() ?? [];
+  }),
+};
 
 /** A function body, read when first asked for from a tree of its own. */
 function bodyOf(span: { range: Range; text: string }): Later<FunctionBody> {
@@ -1294,14 +1330,32 @@ function paramsOf(span: { range: Range; text: string }): Later<Param[]> {
  * the document. Only the text and its position are kept, never a node of the document's tree.
  */
 function readLater<T>(span: { range: Range; text: string }, prefix: string, suffix: string, read: (root: Node) => T): Later<T> {
-  let value: T | undefined;
-  let done = false;
-  const later = () => {
-    if (done) return value as T;
-    const tree = parseSnippet(`${prefix}${span.text}${suffix}\n`);
+  return new Later(span, prefix, suffix, read);
+}
+
+/** A part read when first asked for (`get`). */
+class Later<T> implements LazyPart {
+  private value: T | undefined = undefined;
+  private done = false;
+
+  constructor(
+    readonly span: { range: Range; text: string },
+    private readonly prefix: string,
+    private readonly suffix: string,
+    private readonly read: (root: Node) => T,
+  ) {}
+
+  peek(): T | undefined {
+    return this.done ? this.value : undefined;
+  }
+
+  get(): T {
+    if (this.done) return this.value as T;
+    const { span, prefix } = this;
+    const tree = parseSnippet(`${prefix}${span.text}${this.suffix}\n`);
     if (!tree) throw new Error('tree-sitter returned no tree');
     try {
-      value = read(tree.rootNode);
+      const value = this.read(tree.rootNode);
       const at = span.range.start;
       const seen = new Set<object>();
       const shift = (o: unknown): void => {
@@ -1316,17 +1370,14 @@ function readLater<T>(span: { range: Range; text: string }, prefix: string, suff
         for (const v of Object.values(o)) shift(v);
       };
       shift(value);
-      done = true;
-      return value as T;
+      this.value = value;
+      this.done = true;
+      return value;
     } finally {
       tree.delete();
     }
-  };
-  return Object.assign(later, { span, peek: () => (done ? value : undefined) });
+  }
 }
-
-/** A part read when first asked for: call it for its value. */
-type Later<T> = (() => T) & LazyPart;
 
 function readParams(params: Node | null): Param[] {
   if (!params) return [];
@@ -1391,26 +1442,21 @@ export function readClass(outer: Node, def: Node): ClassDecl {
   const { name: nameNode, args: supers, body } = headerParts(def);
   // Class-body assignments (dataclass fields, class attributes) are read when first asked for, from a
   // parse of the class's own text (nothing of the document's tree is kept).
-  let assignments: Later<ClassAssignments> | undefined;
-  let assigned: ClassAssignments | undefined;
-  const fieldsAndAttributes = (): ClassAssignments => assignments?.() ?? { fields: [], attributes: [] };
-  const cls: ClassDecl = {
-    name: textOf(nameNode) ?? '',
-    range: rangeOf(outer),
-    nameRange: nameNode ? rangeOf(nameNode) : rangeOf(def),
-    bases: [],
-    decorators: readDecorators(outer),
-    docstring: docstringOf(body ?? null),
-    methods: [],
-    get fields() {
-      return (assigned ??= fieldsAndAttributes()).fields;
-    },
-    get attributes() {
-      return (assigned ??= fieldsAndAttributes()).attributes;
-    },
-    classes: [],
-    selfAssignments: [],
-  };
+  const parts: ClassParts = { assignments: undefined, assigned: undefined };
+  // In the literal's order, with getters shared by every class (see readFunction).
+  const cls = {} as ClassDecl & WithParts<ClassParts>;
+  Object.defineProperty(cls, PARTS, { value: parts });
+  cls.name = textOf(nameNode) ?? '';
+  cls.range = rangeOf(outer);
+  cls.nameRange = nameNode ? rangeOf(nameNode) : rangeOf(def);
+  cls.bases = [];
+  cls.decorators = readDecorators(outer);
+  cls.docstring = docstringOf(body ?? null);
+  cls.methods = [];
+  Object.defineProperty(cls, 'fields', CLASS_GETTERS.fields);
+  Object.defineProperty(cls, 'attributes', CLASS_GETTERS.attributes);
+  cls.classes = [];
+  cls.selfAssignments = [];
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
@@ -1422,12 +1468,30 @@ export function readClass(outer: Node, def: Node): ClassDecl {
     } else if (inner && ty(inner) === 'class_definition') {
       cls.classes.push(readClass(stmt, inner));
     } else if (ty(stmt) === 'expression_statement') {
-      assignments ??= readLater(spanOf(def), '', '', readClassAssignments);
+      parts.assignments ??= readLater(spanOf(def), '', '', readClassAssignments);
     }
   }
-  lazy(cls, assignments ? [assignments] : []);
+  lazy(cls, parts.assignments ? [parts.assignments] : []);
   return cls;
 }
+
+interface ClassParts {
+  assignments: Later<ClassAssignments> | undefined;
+  assigned: ClassAssignments | undefined;
+}
+
+function assignedOf(parts: ClassParts): ClassAssignments {
+  return (parts.assigned ??= parts.assignments?.get() ?? { fields: [], attributes: [] });
+}
+
+const CLASS_GETTERS = {
+  fields: getter(function (this: WithParts<ClassParts>) {
+    return assignedOf(this[PARTS]).fields;
+  }),
+  attributes: getter(function (this: WithParts<ClassParts>) {
+    return assignedOf(this[PARTS]).attributes;
+  }),
+};
 
 /** The assignments of a class's body, in a parse of the class's text alone (its statements in order). */
 function readClassAssignments(root: Node): ClassAssignments {
@@ -1643,16 +1707,15 @@ function readValue(n: Node): Value {
       // `Path("x").read_text()`: a method of what a call returned.
       const receiver = !dotted && ty(fn) === 'attribute' ? receiverOf(fn) : undefined;
       if (!dotted && inner?.kind !== 'call' && !receiver) return { kind: 'unknown', range, text };
-      facts(argsNode).span ??= { range: { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, text: src.slice(argsNode.startIndex, n.startIndex + text.length) };
-      const call: Call = {
-        callee: inner ? calleeText : noSpace(calleeText),
-        ...(inner?.kind === 'call' ? { inner: inner.call } : {}),
-        ...(receiver ? { receiver } : {}),
-        args: ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }],
-        range,
-        calleeRange: rangeOf(fn),
-        argsRange: rangeOf(argsNode),
-      };
+      if (facts(argsNode).range === undefined) setSpan(argsNode, { start: { line: argsNode.startPosition.row, character: argsNode.startPosition.column }, end: range.end }, src.slice(argsNode.startIndex, n.startIndex + text.length));
+      // Property by property in one order (no spread of optional parts): the calls share their shapes.
+      const call = { callee: inner ? calleeText : noSpace(calleeText) } as Call;
+      if (inner?.kind === 'call') call.inner = inner.call;
+      if (receiver) call.receiver = receiver;
+      call.args = ty(argsNode) === 'argument_list' ? readArgs(argsNode) : [{ value: toValue(argsNode), range: rangeOf(argsNode) }];
+      call.range = range;
+      call.calleeRange = rangeOf(fn);
+      call.argsRange = rangeOf(argsNode);
       if (key !== undefined) calls!.next.set(key, { text, call });
       return { kind: 'call', call, range, text };
     }

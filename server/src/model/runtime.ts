@@ -97,11 +97,26 @@ function mentionsWatched(fn: FunctionDecl, watched: Watched): boolean {
   const source = watched.pattern.source;
   const kept = mentions.get(fn);
   if (kept && kept.pattern === source) return kept.hit;
-  // Most bodies name none of the words: found at once without running the pattern over the text.
-  const text = fn.text;
-  const hit = watched.words.some((w) => text.includes(w)) && watched.pattern.test(text);
+  const hit = mentionsAny(fn.text, watched.words);
   mentions.set(fn, { pattern: source, hit });
   return hit;
+}
+
+/** Whether `text` holds one of `words` between word boundaries, as the watched pattern's `\b(?:…)\b` tells (without running it). */
+function mentionsAny(text: string, words: readonly string[]): boolean {
+  for (const w of words) {
+    for (let at = text.indexOf(w); at !== -1; at = text.indexOf(w, at + 1)) {
+      const end = at + w.length;
+      if (wordChar(text, at - 1) !== wordChar(text, at) && wordChar(text, end - 1) !== wordChar(text, end)) return true;
+    }
+  }
+  return false;
+}
+
+/** A regular expression's `\w` (ASCII letters, digits, `_`) at `i`; false outside the text. */
+function wordChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
 /** The model a kept function's runtime reads resolve names through: its current version. */

@@ -143,7 +143,7 @@ interface Bracket {
 interface CallArgs {
   keyword: boolean;
   keywordSplat: boolean;
-  /** The keywords given so far (made at the first one). */
+  /** The keywords given so far (made at the first one, emptied when the bracket is a call's again). */
   names: Set<string> | undefined;
   count: number;
   /** The argument being read: its first token, its name, whether it is `name=...`, whether it holds `for`. */
@@ -659,7 +659,7 @@ class RegionScanner {
     if (isCall) {
       const c = (b.spare ??= { keyword: false, keywordSplat: false, names: undefined, count: 0, tokens: 0, first: 'other', name: undefined, isKeyword: false, generator: false, lambda: false, line, col, error: undefined, generatorAt: undefined });
       c.keyword = c.keywordSplat = c.isKeyword = c.generator = c.lambda = false;
-      c.names = undefined;
+      c.names?.clear();
       c.count = c.tokens = 0;
       c.first = 'other';
       c.name = undefined;

@@ -83,6 +83,8 @@ interface Placed {
   at: Map<string, { mapper: RowMapper | undefined; epoch: number }>;
 }
 
+const NOTHING_PLACED: Placed = Object.freeze({ findings: Object.freeze([]) as unknown as Finding[], at: new Map() });
+
 /** One module's units: its Symbol analyses and its rule findings, for one set of settings. */
 export class ModuleUnits implements RuleUnits {
   readonly symbols: UnitMemo<object, SymbolInfo>;
@@ -112,6 +114,8 @@ export class ModuleUnits implements RuleUnits {
 
   /** Findings as kept: their positions copied, with the epochs of the modules they are in. */
   private place(findings: Finding[]): Placed {
+    // Most units find nothing: one kept value for all of them (nothing in it moves or is changed).
+    if (!findings.length) return NOTHING_PLACED;
     const at: Placed['at'] = new Map();
     const copy = (r: Range, uri: string): Range => {
       if (!at.has(uri)) {
