@@ -17,7 +17,11 @@ export class FrameChecker extends Transform {
   /** Bytes of an oversized frame's body still to skip. */
   private skipping = 0;
 
-  constructor(private warn: (message: string) => void) {
+  /** `onFrame` is told of every frame passed on. */
+  constructor(
+    private warn: (message: string) => void,
+    private onFrame: () => void = () => undefined,
+  ) {
     super();
   }
 
@@ -62,6 +66,7 @@ export class FrameChecker extends Transform {
       }
       if (this.buffer.length < start + length) return;
       this.push(this.buffer.subarray(0, start + length));
+      this.onFrame();
       this.buffer = this.buffer.subarray(start + length);
     }
   }
