@@ -17,11 +17,7 @@ export class FrameChecker extends Transform {
   /** Bytes of an oversized frame's body still to skip. */
   private skipping = 0;
 
-  /** `onFrame` is told of every frame passed on. */
-  constructor(
-    private warn: (message: string) => void,
-    private onFrame: () => void = () => undefined,
-  ) {
+  constructor(private warn: (message: string) => void) {
     super();
   }
 
@@ -66,7 +62,6 @@ export class FrameChecker extends Transform {
       }
       if (this.buffer.length < start + length) return;
       this.push(this.buffer.subarray(0, start + length));
-      this.onFrame();
       this.buffer = this.buffer.subarray(start + length);
     }
   }

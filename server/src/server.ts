@@ -37,7 +37,6 @@ import { filePathOf } from './rules/util';
 import { globalExtensionsDir } from './workspace/discovery';
 import { Workspace } from './workspace/workspace';
 import { FrameChecker } from './framing';
-import { noteMessage } from './slices';
 import { checkedDocumentSync } from './features/documentSync';
 import { format } from 'node:util';
 
@@ -49,7 +48,7 @@ const strategy = {
 // stall), and console output goes to the client's log, never into the protocol stream.
 const stdio = process.argv.includes('--stdio');
 const connection = stdio
-  ? createConnection(ProposedFeatures.all, process.stdin.pipe(new FrameChecker((m) => connection.console.warn(`[${PRODUCT}] ${m}`), noteMessage)), process.stdout, strategy)
+  ? createConnection(ProposedFeatures.all, process.stdin.pipe(new FrameChecker((m) => connection.console.warn(`[${PRODUCT}] ${m}`))), process.stdout, strategy)
   : createConnection(ProposedFeatures.all, strategy);
 if (stdio) {
   for (const level of ['log', 'info', 'debug', 'warn', 'error'] as const) {

@@ -154,33 +154,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Lets the event loop go round a few times. A request takes several turns of its own through
  * vscode-jsonrpc (read, decode, dispatch, write: each in a setImmediate), and a slice runs in every turn
- * it gets: with one turn between slices, a request would wait for four slices instead of one. Messages
- * that arrive meanwhile (`noteMessage`) get turns of their own before the next slice: vscode-jsonrpc
- * dispatches one message a turn, so a burst of requests (an editor sends a dozen after an edit) would
- * otherwise be dispatched a few per slice, the last of them after a dozen slices.
+ * it gets: with one turn between slices, a request would wait for four slices instead of one.
  */
 export async function yieldToEventLoop(): Promise<void> {
-  let seen = messages;
-  let turns = TURNS_BETWEEN_SLICES;
-  for (let i = 0; i < turns; i++) {
-    await nextTurn();
-    if (messages !== seen) {
-      turns = Math.min(turns + (messages - seen) * TURNS_PER_MESSAGE, MAX_TURNS_BETWEEN_SLICES);
-      seen = messages;
-    }
-  }
+  for (let i = 0; i < TURNS_BETWEEN_SLICES; i++) await nextTurn();
 }
 const TURNS_BETWEEN_SLICES = 5;
-const TURNS_PER_MESSAGE = 3;
-/** However many messages come, a slice runs again after this many turns (a turn without work takes microseconds). */
-const MAX_TURNS_BETWEEN_SLICES = 1000;
-
-let messages = 0;
-
-/** Told of every message the client sends (the server's framing), so that slices let it be dispatched first. */
-export function noteMessage(): void {
-  messages++;
-}
 
 /**
  * Runs `work` as a job for module `uri` (or ANY_MODULE), in slices of about `sliceMs` with the event
