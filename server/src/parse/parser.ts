@@ -453,7 +453,7 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
   // the job's next slice goes on from there (what was found kept in its memo).
   // (Only for the same text from the same old version: one read meanwhile, by other work, starts it over.)
   const job = slicing();
-  let kept = job?.memo.get('document') as { text: string; old?: ParsedDocument; doc: ParsedDocument; progress: SegmentProgress } | undefined;
+  let kept = job?.memo.get('document') as { text: string; old?: ParsedDocument; doc: ParsedDocument; progress: SegmentProgress; finished?: Segment[] } | undefined;
   if (!kept || kept.text !== text || kept.old !== old) {
     const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
     const doc: ParsedDocument = { text, lineStarts, segments: [] };
@@ -462,6 +462,9 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
     job?.memo.set('document', kept);
   }
   const { doc, progress } = kept;
+  // Finished in an earlier slice: a document of its own, as each call outside a job gets (what is built
+  // from it is kept by document), with the segments found.
+  if (kept.finished) return { ...doc, segments: kept.finished.map((seg) => ({ ...seg })), ...(doc.editRows ? { editRows: { ...doc.editRows } } : {}) };
   const pause = job ? sliceExpired : () => false;
   // A segment a stray triple quote may have swallowed is cut when it does not parse as it is.
   const broken = (seg: Segment) => {
@@ -486,6 +489,7 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
   if (!segments) throw new SliceExpired();
   doc.segments = segments;
   doc.limit = firstLimit(doc.segments);
+  if (kept && job) kept.finished = segments.map((seg) => ({ ...seg }));
   return doc;
 }
 
