@@ -803,7 +803,7 @@ function readImport(stmt: Node, f: Fragment, conditional: boolean): void {
 function readDecorators(outer: Node): Decorator[] {
   if (ty(outer) !== 'decorated_definition') return [];
   const src = sourceOf(outer.tree).text;
-  const out: Decorator[] = [];
+  let out: Decorator[] = NO_DECORATORS;
   // The decorators come first, each starting with `@`; the definition is the last part.
   for (const d of kids(outer)) {
     if (src.charCodeAt(d.startIndex) !== 64) continue;
@@ -821,10 +821,15 @@ function readDecorators(outer: Node): Decorator[] {
     } else if (type === 'identifier' || type === 'attribute') {
       dec.name = text;
     }
-    out.push(dec);
+    // Most definitions have one decorator: a list of one, not one grown by push (which keeps room for 16).
+    if (out === NO_DECORATORS) out = [dec];
+    else out.push(dec);
   }
-  return out;
+  return out === NO_DECORATORS ? [] : out;
 }
+
+/** Before the first decorator is read (never added to). */
+const NO_DECORATORS: Decorator[] = [];
 
 /** A string literal (maybe after a prefix) starts here. */
 const STRING_START = /[rRbBuUfF]{0,2}['"]/y;
@@ -1741,26 +1746,33 @@ function noSpace(s: string): string {
 const DOTTED = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*(?:\s*\.\s*[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)*$/u;
 
 function readArgs(list: Node): Argument[] {
-  const out: Argument[] = [];
-  for (const a of list.namedChildren) {
-    if (!a || ty(a) === 'comment') continue;
-    if (ty(a) === 'keyword_argument') {
-      const [name, value] = kids(a);
-      if (name) setType(name, 'identifier');
-      const v: Value = value ? toValue(value) : { kind: 'unknown', range: rangeOf(a), text: textOf(a) };
-      out.push({
-        name: textOf(name),
-        value: v,
-        range: name ? join(rangeOf(name), v.range) : rangeOf(a),
-        nameRange: name ? rangeOf(name) : undefined,
-      });
-    } else if (ty(a) === 'list_splat' || ty(a) === 'dictionary_splat') {
-      out.push({ splat: ty(a) === 'list_splat' ? '*' : '**', value: { kind: 'unknown', range: rangeOf(a), text: textOf(a) }, range: rangeOf(a) });
-    } else {
-      out.push({ value: toValue(a), range: rangeOf(a) });
+  // A list of the arguments' own size (a call's arguments are kept with the model; one grown by push keeps room for 16).
+  let items = list.namedChildren;
+  for (const a of items) {
+    if (!a || ty(a) === 'comment') {
+      items = items.filter((c) => !!c && ty(c) !== 'comment');
+      break;
     }
   }
-  return out;
+  return items.map((a) => readArg(a!));
+}
+
+function readArg(a: Node): Argument {
+  if (ty(a) === 'keyword_argument') {
+    const [name, value] = kids(a);
+    if (name) setType(name, 'identifier');
+    const v: Value = value ? toValue(value) : { kind: 'unknown', range: rangeOf(a), text: textOf(a) };
+    return {
+      name: textOf(name),
+      value: v,
+      range: name ? join(rangeOf(name), v.range) : rangeOf(a),
+      nameRange: name ? rangeOf(name) : undefined,
+    };
+  }
+  if (ty(a) === 'list_splat' || ty(a) === 'dictionary_splat') {
+    return { splat: ty(a) === 'list_splat' ? '*' : '**', value: { kind: 'unknown', range: rangeOf(a), text: textOf(a) }, range: rangeOf(a) };
+  }
+  return { value: toValue(a), range: rangeOf(a) };
 }
 
 function collectCalls(v: Value, out: Call[]): void {

@@ -28,19 +28,25 @@ interface ModelReads {
 /** What a unit of analysis read, per model. */
 export class Reads {
   /** One entry per model read (a unit reads one or a few). */
-  readonly models: ModelReads[] = [];
+  models: ModelReads[] = NO_MODELS;
 
   private of(model: Model): ModelReads {
     for (const r of this.models) if (r.model === model) return r;
     const r: ModelReads = { model };
-    this.models.push(r);
+    // Most units read one model: a list of its size, not one grown by push (which keeps room for 16).
+    if (this.models === NO_MODELS) this.models = [r];
+    else this.models.push(r);
     return r;
   }
 
   /** A property of a model and its value (a list is compared by its items). */
   prop(model: Model, key: string, value: unknown): void {
     const r = this.of(model);
-    const props = (r.props ??= []);
+    const props = r.props;
+    if (!props) {
+      r.props = [key, value];
+      return;
+    }
     for (let i = 0; i < props.length; i += 2) if (props[i] === key) return;
     props.push(key, value);
   }
@@ -68,6 +74,9 @@ export class Reads {
     }
   }
 }
+
+/** The models of a Reads that has read none yet (shared: never added to). */
+const NO_MODELS: ModelReads[] = [];
 
 let recorder: Reads | undefined;
 

@@ -83,10 +83,17 @@ function watchedNames(model: Model): Watched | undefined {
   return { pattern: new RegExp(`\\b(?:${words.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`, 'u'), words };
 }
 
-function* functionsOf(model: Model): Generator<FunctionDecl> {
-  yield* model.functions;
-  const classes = (cs: ClassDecl[]): ClassDecl[] => cs.flatMap((c) => [c, ...classes(c.classes)]);
-  for (const c of classes(model.classes)) yield* c.methods;
+/** The module's functions, then the methods of its classes (nested classes after their class). */
+function functionsOf(model: Model): FunctionDecl[] {
+  const out = model.functions.slice();
+  const methodsOf = (cs: readonly ClassDecl[]): void => {
+    for (const c of cs) {
+      for (const m of c.methods) out.push(m);
+      methodsOf(c.classes);
+    }
+  };
+  methodsOf(model.classes);
+  return out;
 }
 
 const cache = derivedCache<{ bodies: Body[]; calls: RuntimeCall[] }>();

@@ -956,6 +956,7 @@ function badIdentifierChar(word: string): { index: number; cp: number } | undefi
 }
 
 type StringScan = { end: number; quote: string } | { error: PyError };
+const STRING_SCAN = { end: 0, quote: '' };
 
 /** A string literal from its prefix at `start` and its quote at `q`: where it ends, or CPython's error. */
 function scanString(text: string, q: number, end: number, line: number, col: number, atEof: boolean): StringScan {
@@ -977,7 +978,12 @@ function scanString(text: string, q: number, end: number, line: number, col: num
       i++;
       continue;
     }
-    if (text.startsWith(quote, i)) return { end: i + quote.length, quote };
+    if (text.startsWith(quote, i)) {
+      // The one result of a string found whole, filled anew by each scan (its caller reads it at once).
+      STRING_SCAN.end = i + quote.length;
+      STRING_SCAN.quote = quote;
+      return STRING_SCAN;
+    }
     i++;
   }
   if (!triple) return { error: { kind: 'SyntaxError', message: `unterminated string literal (detected at line ${cur + 1})`, line, col, endLine: line, endCol: col + 1, phase: 'tokenizer' } };
@@ -1058,11 +1064,23 @@ function isDigit(c: number, base: number): boolean {
 }
 
 /** After a number: a letter right after it is CPython's "invalid ... literal", unless a keyword starts there (`1if x else 2`). */
+/** The one result of scanNumber, filled anew by each scan (its caller reads it at once). */
+const NUMBER_SCAN: NumberScan = { end: 0, error: undefined, errorAt: 0, errorEnd: undefined };
+
+function numberScan(end: number, error: string | undefined, errorAt: number, errorEnd?: number): NumberScan {
+  const r = NUMBER_SCAN;
+  r.end = end;
+  r.error = error;
+  r.errorAt = errorAt;
+  r.errorEnd = errorEnd;
+  return r;
+}
+
 function numberEnd(text: string, i: number, start: number, kind: string): NumberScan {
-  if (!idChar(text.charCodeAt(i))) return { end: i, errorAt: i };
-  for (const k of AFTER_NUMBER) if (text.startsWith(k, i) && !idChar(text.charCodeAt(i + k.length))) return { end: i, errorAt: i };
+  if (!idChar(text.charCodeAt(i))) return numberScan(i, undefined, i);
+  for (const k of AFTER_NUMBER) if (text.startsWith(k, i) && !idChar(text.charCodeAt(i + k.length))) return numberScan(i, undefined, i);
   // CPython points at the number for a decimal literal, after it otherwise.
-  return { end: i, error: `invalid ${kind} literal`, errorAt: kind === 'decimal' && text.charCodeAt(i) !== 95 ? start : i };
+  return numberScan(i, `invalid ${kind} literal`, kind === 'decimal' && text.charCodeAt(i) !== 95 ? start : i);
 }
 
 /** A number literal at `start`, with CPython's error for a malformed one. */
@@ -1078,8 +1096,8 @@ function scanNumber(text: string, start: number, end: number): NumberScan {
     const e = digitsEnd(text, i, end, base);
     if (e !== -1) i = e;
     const next = text.charCodeAt(i);
-    if (base !== 16 && next >= 48 && next <= 57) return { end: i, error: `invalid digit '${text[i]}' in ${kind} literal`, errorAt: i };
-    if (e === -1) return { end: i, error: `invalid ${kind} literal`, errorAt: i };
+    if (base !== 16 && next >= 48 && next <= 57) return numberScan(i, `invalid digit '${text[i]}' in ${kind} literal`, i);
+    if (e === -1) return numberScan(i, `invalid ${kind} literal`, i);
     return numberEnd(text, i, start, kind);
   }
   let fraction = false;
@@ -1088,7 +1106,7 @@ function scanNumber(text: string, start: number, end: number): NumberScan {
     fraction = true;
   } else {
     i = digitsEnd(text, i, end, 10);
-    if (text.charCodeAt(i) === 95) return { end: i, error: 'invalid decimal literal', errorAt: i };
+    if (text.charCodeAt(i) === 95) return numberScan(i, 'invalid decimal literal', i);
     if (text.charCodeAt(i) === 46) {
       fraction = true;
       const e = digitsEnd(text, i + 1, end, 10);
@@ -1097,7 +1115,7 @@ function scanNumber(text: string, start: number, end: number): NumberScan {
     if (!fraction && c0 === 48 && i - start > 1) {
       const next = text.charCodeAt(i) | 32;
       if (next !== 101 && next !== 106 && /[1-9]/.test(text.slice(start, i))) {
-        return { end: i, error: 'leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers', errorAt: start, errorEnd: start + 1 };
+        return numberScan(i, 'leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers', start, start + 1);
       }
     }
   }
@@ -1106,7 +1124,7 @@ function scanNumber(text: string, start: number, end: number): NumberScan {
     i++;
     if (text.charCodeAt(i) === 43 || text.charCodeAt(i) === 45) i++;
     const d = digitsEnd(text, i, end, 10);
-    if (d === -1) return { end: e, error: 'invalid decimal literal', errorAt: start };
+    if (d === -1) return numberScan(e, 'invalid decimal literal', start);
     i = d;
   }
   if ((text.charCodeAt(i) | 32) === 106) return numberEnd(text, i + 1, start, 'imaginary');
