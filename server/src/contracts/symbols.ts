@@ -572,6 +572,7 @@ function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, make: (
     try {
       contract = make(unknowns);
     } catch (e) {
+      if (e instanceof SliceExpired) throw e;
       // The contract builder contains faults part by part; this is the last line: the tool keeps its name.
       unknowns.push({ where: 'contract', reason: `internal error, not computed: ${e instanceof Error ? e.message : String(e)}` });
       contract = { version: 1, name: base.name, tag: base.tag, description: '', signature: '', parameters: [], returns: { kind: 'unresolved', name: 'unknown' } };

@@ -852,7 +852,8 @@ export class Program {
       const file = filePathOf(uri);
       try {
         j.g1 = g1Tools(j.analysis.model, { loader: j.loader, path: file, entry: !file || this.role(uri) !== 'module' });
-      } catch {
+      } catch (e) {
+        if (e instanceof SliceExpired) throw e;
         j.g1 = [];
       }
     }
