@@ -21,7 +21,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'server.js');
 const SLOW_MS = 1000;
 /** FUZZ_TRACE=1 tells what each case sends (with --case, to see a finding's input). */
-const trace = process.env.FUZZ_TRACE ? (m: string) => console.error(`  [lsp] ${m.slice(0, 300)}`) : () => undefined;
+const trace = process.env.FUZZ_TRACE ? (m: string, max = 300) => console.error(`  [lsp] ${m.slice(0, max)}`) : () => undefined;
 const RSS_LIMIT_MB = 1536;
 const MAX_FILE_SIZE = 2_000_000;
 
@@ -250,7 +250,7 @@ async function ask(ctx: Ctx, reqs: Req[], t: Tally, docChars = 0): Promise<Answe
     for (await sleep(100); !done; await sleep(100)) meanwhile.push(await ctx.server.request('textDocument/hover', { textDocument: { uri: ctx.sanity.uri }, position: ctx.sanity }));
   }
   const answers = await all;
-  trace(`answers: ${answers.map((a, k) => `${reqs[k].method.replace(/^.*\//, '')} ${Math.round(a.ms)}`).join(', ')}; meanwhile ${meanwhile.map((a) => Math.round(a.ms)).join(' ')}`);
+  trace(`answers: ${answers.map((a, k) => `${reqs[k].method.replace(/^.*\//, '')} ${Math.round(a.ms)}`).join(', ')}; meanwhile ${meanwhile.map((a) => Math.round(a.ms)).join(' ')}`, 2000);
   for (const a of meanwhile) check(ctx, a, { method: 'textDocument/hover', params: 'sanity, while a large file was previewed' }, t);
   answers.forEach((a, k) => {
     if (docChars >= LONG_WORK_CHARS && WHOLE_FILE.has(reqs[k].method) && !a.timedOut && !a.error) t.longestWholeFileMs = Math.max(t.longestWholeFileMs, a.ms);

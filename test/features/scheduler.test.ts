@@ -16,6 +16,7 @@ before(async () => {
   await initParser();
 });
 
+const VALID = 'import blockether.vis.extension as vis\n\n\ndef hello(name: str) -> str:\n    """Say hello."""\n    return name\n\n\nvis.register_extension(vis.Extension(name="hi", description="d", alias="hi", symbols=[vis.Symbol(hello)]))\n';
 const BROKEN = 'import blockether.vis.extension as vis\n\nvis.register_extension(vis.Extension(name="", description="d"))\n';
 
 describe('document jobs and parser faults', () => {
@@ -79,6 +80,40 @@ describe('requests while a version is analysed in slices', () => {
     assert.equal(scheduler.pendingAnswer(uri), undefined);
     assert.equal(program.analysis(uri)!.version, 2);
     assert.equal(program.stats.ruleRuns, runs + 1);
+  });
+});
+
+describe('the Symbol analysis requests read while a version is analysed', () => {
+  it('is the one of the last finished analysis, kept with it: no request runs the join of the version in progress', async () => {
+    let scheduler!: Scheduler;
+    const program = new Program({ open: (uri) => scheduler.shown(uri) });
+    scheduler = new Scheduler({ programOf: () => program, textOf: (d) => d.getText(), log: () => undefined });
+    const opened = new Emitter<{ document: TextDocument }>();
+    const changed = new Emitter<{ document: TextDocument }>();
+    const none = new Emitter<{ document: TextDocument }>();
+    scheduler.listen({ onDidOpen: opened.event, onDidChangeContent: changed.event, onDidClose: none.event } as never);
+    const analysed: number[] = [];
+    scheduler.onAnalysed(() => analysed.push(doc.version));
+    const uri = 'file:///tmp/sched/symbols.py';
+    let doc = TextDocument.create(uri, 'python', 1, VALID);
+    opened.fire({ document: doc });
+    for (let i = 0; i < 100 && !analysed.length; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(analysed, [1]);
+    const joins = program.stats.symbolAnalyses;
+    doc = TextDocument.create(uri, 'python', 2, generateExtension(400, 12000));
+    changed.fire({ document: doc });
+    const seen = new Set<string>();
+    let turns = 0;
+    for (; !analysed.includes(2); turns++) {
+      const pending = scheduler.pendingAnswer(uri);
+      if (pending) seen.add(`v${pending.analysis?.version}: ${pending.symbols.map((i) => i.tools.map((t) => t.name).join(',')).join(' ')}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.deepEqual([...seen], ['v1: hello']);
+    assert.ok(turns > 5, `the job took ${turns} turns`);
+    // One join for version 2: the job's.
+    assert.equal(program.stats.symbolAnalyses, joins + 1);
+    assert.equal(program.symbols(uri).flatMap((i) => i.tools).length, 400);
   });
 });
 

@@ -6,8 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { generateExtension } from '../../bench/generate';
-import { allStatements, diffEdit, initParser, newParser, parseDocument } from '../../server/src/parse/parser';
-import { lineStartsOf, resegment, segmentText, type Segment } from '../../server/src/parse/segments';
+import { allStatements, diffEdit, initParser, newParser, parseDocument, wholeCommentSpans } from '../../server/src/parse/parser';
+import { lineStartsOf, resegment, resegmentInParts, segmentProgress, segmentText, segmentTextInParts, type BrokenCheck, type Segment } from '../../server/src/parse/segments';
+import { runInSlices, sliceModule } from '../../server/src/slices';
 
 before(async () => {
   await initParser();
@@ -90,5 +91,108 @@ describe('segments', () => {
       text = next;
       segments = again;
     }
+  });
+
+  /** Pauses at every `every`-th segment start it is asked about. */
+  const pausing = (every: number) => {
+    let asked = 0;
+    return () => ++asked % every === 0;
+  };
+  /** Runs a segmenting in parts to its end; the segments and the number of parts. */
+  const inParts = (part: (p: ReturnType<typeof segmentProgress>) => Segment[] | undefined) => {
+    const progress = segmentProgress();
+    for (let parts = 1; ; parts++) {
+      const out = part(progress);
+      if (out) return { segments: out, parts };
+      assert.ok(parts < 1e6);
+    }
+  };
+
+  it('segments a text in parts exactly as in one pass, with the broken-statement check and its recoveries counted across parts', () => {
+    const parser = newParser();
+    // Whether a segment's text parses (segments cut inside a stray triple quote are checked so).
+    const broken = (text: string): BrokenCheck => (seg) => {
+      const tree = parser.parse(text.slice(seg.start, seg.end))!;
+      try {
+        return tree.rootNode.hasError;
+      } finally {
+        tree.delete();
+      }
+    };
+    const texts = [
+      ...pythonFiles().map((f) => fs.readFileSync(f, 'utf8')),
+      generateExtension(20, 600),
+      // Unclosed brackets past the most recoveries one pass makes, and stray triple quotes.
+      Array.from({ length: 90 }, (_, i) => `x${i} = foo(${i},\n`).join(''),
+      Array.from({ length: 30 }, (_, i) => `def f${i}():\n    """Doc.""x"\n    return 1\n\n\nH${i} = [1]\n`).join(''),
+    ];
+    let paused = 0;
+    for (const text of texts) {
+      for (const every of [1, 2, 7]) {
+        const whole = segmentText(text, broken(text));
+        const { segments, parts } = inParts((p) => segmentTextInParts(text, p, pausing(every), broken(text)));
+        assert.deepEqual(shape(segments), shape(whole));
+        if (parts > 1) paused++;
+      }
+    }
+    parser.delete();
+    assert.ok(paused > 50, `${paused} texts segmented in more than one part`);
+  });
+
+  it('finds the segments of a new version in parts exactly as in one pass', () => {
+    const base = generateExtension(30, 900);
+    let seed = 5;
+    const rnd = (k: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % k);
+    const chars = ['x', '(', ')', '"""', '\n', '[', '@', '#', "'", '', '\ndef z():\n', '\nfoo(\n'];
+    let text = base;
+    let segments = segmentText(text);
+    let paused = 0;
+    for (let i = 0; i < 400; i++) {
+      const at = rnd(text.length);
+      const next = i % 50 === 49 ? base : text.slice(0, at) + chars[rnd(chars.length)] + text.slice(at + (rnd(3) === 0 ? rnd(6) : 0));
+      const edit = diffEdit(text, next);
+      const once = resegment(segments, next, edit);
+      const { segments: again, parts } = inParts((p) => resegmentInParts(segments, next, edit, p, pausing(1 + (i % 3))));
+      if (parts > 1) paused++;
+      assert.deepEqual(shape(again), shape(once), `edit ${i}`);
+      assert.deepEqual(again.map((s) => s.from && [s.from.seg.start, s.from.rows]), once.map((s) => s.from && [s.from.seg.start, s.from.rows]), `unchanged segments after edit ${i}`);
+      for (const s of again) delete s.from;
+      text = next;
+      segments = again;
+    }
+    assert.ok(paused > 100, `${paused} edits segmented in more than one part`);
+  });
+
+  it('segments a large document in a sliced job over several slices, as outside one', async () => {
+    const text = generateExtension(300, 9000);
+    const uri = 'file:///tmp/segments/big.py';
+    let slices = 0;
+    const doc = await runInSlices(uri, () => sliceModule(uri, () => parseDocument(text)), { sliceMs: 1, onSlice: () => slices++ });
+    assert.ok(slices > 3, `${slices} slices`);
+    assert.deepEqual(shape(doc.segments), shape(parseDocument(text).segments));
+  });
+
+  it('starts a segmenting in parts over when the next part is asked for the same text from another old version', async () => {
+    const text = generateExtension(50, 1500);
+    const uri = 'file:///tmp/segments/again.py';
+    const old = parseDocument('x = 1\n');
+    let calls = 0;
+    // The first slice cuts part of the text as a first version; the next ones are asked for it as an edit of `old`.
+    const doc = await runInSlices(uri, () => sliceModule(uri, () => (++calls === 1 ? parseDocument(text) : parseDocument(text, old, diffEdit(old.text, text)))), { sliceMs: 0 });
+    assert.ok(calls > 2, `${calls} slices`);
+    assert.equal(doc.editRows?.from.deref(), old);
+    assert.deepEqual(shape(doc.segments), shape(parseDocument(text).segments));
+  });
+
+  it('finds the comments of a whole document in parts in a sliced job, as in one scan', async () => {
+    const text = generateExtension(100, 3000) + Array.from({ length: 400 }, (_, i) => `# note ${i} "not a string\nx${i} = "# not a comment"  # a comment\n`).join('');
+    const uri = 'file:///tmp/segments/comments.py';
+    const doc = parseDocument(text);
+    const once = wholeCommentSpans(doc)!;
+    assert.ok(once.length > 1600);
+    let slices = 0;
+    const parts = await runInSlices(uri, () => sliceModule(uri, () => wholeCommentSpans(doc)), { sliceMs: 0, onSlice: () => slices++ });
+    assert.ok(slices > 1, `${slices} slices`);
+    assert.deepEqual([...parts!], [...once]);
   });
 });

@@ -9,7 +9,8 @@ import { qualify } from '../model/sdk';
 import type { Range } from '../model/types';
 import { paramsOf, parameterAt, scopeOf, sdkMemberByQualified, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
 import type { Program } from '../workspace/program';
-import { programOf, textOf, type ServerContext } from './context';
+import type { SymbolInfo } from '../contracts/symbols';
+import { programOf, symbolsOf, textOf, type ServerContext } from './context';
 
 export interface At {
   doc: TextDocument;
@@ -18,6 +19,8 @@ export interface At {
   program: Program;
   /** The document's URI as the program names it. */
   uri: string;
+  /** A module's Symbol analysis, as requests read it (context.ts symbolsOf). */
+  symbols(uri: string): SymbolInfo[];
   text: string;
   offset: number;
   /** The cursor context, read when first asked for. */
@@ -52,6 +55,7 @@ export function at(ctx: ServerContext, uri: string, position: Position): At | un
     analysis,
     program,
     uri: canonical,
+    symbols: (u) => symbolsOf(ctx, u),
     text,
     offset,
     get cursor() {

@@ -5,6 +5,7 @@ import { filePathOf } from '../rules/util';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_MAX_FILE_SIZE, type Analysis } from '../analysis';
 import { canonicalUri, type Program } from '../workspace/program';
+import type { SymbolInfo } from '../contracts/symbols';
 import type { Workspace } from '../workspace/workspace';
 import type { Scheduler } from './scheduler';
 import type { SeverityOverrides } from '../rules';
@@ -156,6 +157,17 @@ export function analysisOf(ctx: ServerContext, doc: TextDocument): Analysis | un
   const pending = ctx.scheduler.pendingAnswer(canonicalUri(doc.uri));
   if (pending) return ctx.settings.enable ? pending.analysis : undefined;
   return analysisOfUri(ctx, doc.uri);
+}
+
+/**
+ * The Symbol analysis of a module for a request: the program's, or, while an open document's current
+ * version is still being analysed, the one that goes with the last analysis its job finished (asking the
+ * program would run the join on the request path: seconds for a file of thousands of tools, with every
+ * other request waiting behind it).
+ */
+export function symbolsOf(ctx: ServerContext, uri: string): SymbolInfo[] {
+  const { program, uri: canonical } = programOf(ctx, uri);
+  return ctx.scheduler.pendingAnswer(canonical)?.symbols ?? program.symbols(canonical);
 }
 
 /** How long a request waits for its document's current version before it answers from the last analysis. */

@@ -5,7 +5,8 @@ import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver
 import type { Analysis } from '../analysis';
 import type { Call } from '../model/types';
 import type { Program } from '../workspace/program';
-import { currentAnalysisOf, programOf, type ServerContext } from './context';
+import type { SymbolInfo } from '../contracts/symbols';
+import { currentAnalysisOf, programOf, symbolsOf, type ServerContext } from './context';
 import { canonicalUri } from '../workspace/program';
 
 interface Hint {
@@ -16,11 +17,11 @@ interface Hint {
   tag: string;
 }
 
-function hintsOf(program: Program, uri: string, analysis: Analysis): Hint[] {
+function hintsOf(program: Program, uri: string, analysis: Analysis, symbols: SymbolInfo[]): Hint[] {
   if (analysis.model.generation === 'G1') {
     return program.g1Tools(uri).flatMap((t) => (t.contract && t.decl ? [{ call: t.call, fnName: t.decl.name, name: t.contract.sandbox_name ?? t.contract.symbol, tag: t.contract.tag }] : []));
   }
-  return program.symbols(uri).flatMap((info) => {
+  return symbols.flatMap((info) => {
     const tool = info.form === 'function' ? info.tools[0] : undefined;
     return tool?.decl ? [{ call: info.call, fnName: tool.decl.name, name: tool.name, tag: tool.tag }] : [];
   });
@@ -28,9 +29,9 @@ function hintsOf(program: Program, uri: string, analysis: Analysis): Hint[] {
 
 const before = (a: { line: number; character: number }, b: { line: number; character: number }) => a.line < b.line || (a.line === b.line && a.character <= b.character);
 
-export function inlayHints(program: Program, uri: string, analysis: Analysis, range: Range): InlayHint[] {
+export function inlayHints(program: Program, uri: string, analysis: Analysis, range: Range, symbols: SymbolInfo[]): InlayHint[] {
   const out: InlayHint[] = [];
-  for (const h of hintsOf(program, uri, analysis)) {
+  for (const h of hintsOf(program, uri, analysis, symbols)) {
     const fn = h.call.args[0];
     if (!fn || !before(range.start, fn.range.end) || !before(fn.range.end, range.end)) continue;
     const label = h.name !== h.fnName ? `→ ${h.name} · ${h.tag}` : `→ ${h.tag}`;
@@ -51,7 +52,7 @@ export function registerInlayHints(ctx: ServerContext): void {
     if (!analysis?.model.generation) return [];
     const { program, uri } = programOf(ctx, params.textDocument.uri);
     try {
-      return inlayHints(program, uri, analysis, params.range);
+      return inlayHints(program, uri, analysis, params.range, symbolsOf(ctx, uri));
     } catch (e) {
       ctx.log(`inlay hints failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       return [];

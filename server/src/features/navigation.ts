@@ -144,7 +144,7 @@ function recordNames(t: TypeSpec, more: TypeSpec[] = [], out = new Set<string>()
 
 /** The typed tools at a position: of the Symbol whose target the cursor is on, or of the exported `def` under it. */
 function toolsAt(a: At, position: Position): SymbolInfo['tools'] {
-  const infos = a.program.symbols(a.uri);
+  const infos = a.symbols(a.uri);
   if (inSymbolTarget(a)) return infos.find((i) => contains(i.call.range, position))?.tools ?? [];
   const decl = defAt(a.analysis.model, position);
   return decl ? exportedHere(a).filter((t) => t.decl === decl) : [];
@@ -152,7 +152,7 @@ function toolsAt(a: At, position: Position): SymbolInfo['tools'] {
 
 /** The typed tools whose def is in this module, exported here or by the modules that import it. */
 function exportedHere(a: At): SymbolInfo['tools'] {
-  return [a.uri, ...a.program.dependents(a.uri)].flatMap((u) => a.program.symbols(u)).flatMap((i) => i.tools).filter((t) => t.declUri === a.uri);
+  return [a.uri, ...a.program.dependents(a.uri)].flatMap((u) => a.symbols(u)).flatMap((i) => i.tools).filter((t) => t.declUri === a.uri);
 }
 
 export function typeDefinitions(a: At, position: Position): Location[] | null {

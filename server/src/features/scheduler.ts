@@ -14,6 +14,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ParserUnavailable, parserReady } from '../parse/parser';
 import { ANY_MODULE, Cancelled, betweenSteps, runInSlices } from '../slices';
 import type { Analysis } from '../analysis';
+import type { SymbolInfo } from '../contracts/symbols';
 import { canonicalUri, type Program } from '../workspace/program';
 
 /** A slice's time, in milliseconds (pyright's foreground slice). */
@@ -38,6 +39,8 @@ interface OpenState {
   complete: boolean;
   /** The last analysis a job finished, of this version or an older one: what requests answer from meanwhile. */
   analysis?: Analysis;
+  /** Its Symbol analysis (what requests answer from meanwhile, with `analysis`). */
+  symbols?: SymbolInfo[];
 }
 
 /** What the programs see of a document before its first analysis is done: nothing. */
@@ -156,9 +159,9 @@ export class Scheduler {
    * and a request asks them. A request never analyses a version itself while its job runs in slices:
    * rules over a file of megabytes take seconds, and every other request would wait behind them.
    */
-  pendingAnswer(uri: string): { analysis: Analysis | undefined } | undefined {
+  pendingAnswer(uri: string): { analysis: Analysis | undefined; symbols: SymbolInfo[] } | undefined {
     const state = this.open.get(uri);
-    return state && !state.complete ? { analysis: state.analysis } : undefined;
+    return state && !state.complete ? { analysis: state.analysis, symbols: state.symbols ?? [] } : undefined;
   }
 
   /** Open documents whose current version is still being analysed. */
@@ -178,11 +181,12 @@ export class Scheduler {
         // The module is analysed: from now on the programs see this version.
         state.shown = undefined;
         betweenSteps();
-        program.symbols(uri);
+        const symbols = program.symbols(uri);
         betweenSteps();
         const analysis = program.analysis(uri);
         if (state.last.version === target.version) {
           state.analysis = analysis;
+          state.symbols = symbols;
           state.complete = true;
           wake(state);
         }

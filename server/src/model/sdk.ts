@@ -2,6 +2,7 @@
 // generation (G1 `vis.extension`, G2 `vis.register`, G3 `vis.register_extension`).
 import type { Binding, Call, ClassDecl, Decorator, FunctionDecl, ImportBinding, Model, Pos, SdkFlavour, Value } from './types';
 import { derivedCache } from './derived';
+import { betweenSteps } from '../slices';
 
 export const TYPED_MODULE = 'blockether.vis.extension';
 export const G1_MODULE = 'vis';
@@ -188,12 +189,17 @@ export function bodyCalls(model: Model): Map<string, Call[]> {
   let out = bodyCallCache.get(model);
   if (out) return out;
   out = new Map();
-  bodyCallCache.set(model, out);
   const names = [...new Set(model.imports.filter((i) => importFlavour(i) !== undefined).map((i) => i.local))];
-  if (!names.length) return out;
+  if (!names.length) {
+    bodyCallCache.set(model, out);
+    return out;
+  }
   const imports = model.imports;
   const watched = names.join(' ');
   for (const fn of allFunctions(model)) {
+    // Reading thousands of bodies takes a while: in a sliced job it stops between them when the slice's
+    // time is up, and the next slice goes on with the bodies read kept (bodyCallsOfFunction).
+    betweenSteps();
     // A factory's calls are module-level calls already (they run at import).
     const factory = model.factories.has(fn);
     let kept = bodyCallsOfFunction.get(fn);
@@ -205,6 +211,7 @@ export function bodyCalls(model: Model): Map<string, Call[]> {
       else out.set(key, [call]);
     }
   }
+  bodyCallCache.set(model, out);
   return out;
 }
 

@@ -14,7 +14,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import { scanComments } from '../model/comments';
 import { SliceExpired, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
-import { firstLimit, lineStartsOf, resegment, rowOf, segmentText, type LimitError, type LineStarts, type Segment, type TextEdit } from './segments';
+import { firstLimit, lineStartsOf, resegmentInParts, rowOf, segmentProgress, segmentTextInParts, type LimitError, type LineStarts, type Segment, type SegmentProgress, type TextEdit } from './segments';
 
 export type { Segment, TextEdit } from './segments';
 
@@ -449,9 +449,20 @@ export interface SegmentParse {
 
 /** The segments of a text, or of a new version of a document from the last version's segments. */
 export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdit): ParsedDocument {
-  const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
-  const doc: ParsedDocument = { text, lineStarts, segments: [] };
-  if (old && edit) doc.editRows = { row: rowOf(old.lineStarts, edit.start), oldEndRow: rowOf(old.lineStarts, edit.oldEnd), newEndRow: rowOf(lineStarts, edit.newEnd), from: new WeakRef(old) };
+  // In a sliced job, segmenting a large text stops at a statement start when the slice's time is up, and
+  // the job's next slice goes on from there (what was found kept in its memo).
+  // (Only for the same text from the same old version: one read meanwhile, by other work, starts it over.)
+  const job = slicing();
+  let kept = job?.memo.get('document') as { text: string; old?: ParsedDocument; doc: ParsedDocument; progress: SegmentProgress } | undefined;
+  if (!kept || kept.text !== text || kept.old !== old) {
+    const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
+    const doc: ParsedDocument = { text, lineStarts, segments: [] };
+    if (old && edit) doc.editRows = { row: rowOf(old.lineStarts, edit.start), oldEndRow: rowOf(old.lineStarts, edit.oldEnd), newEndRow: rowOf(lineStarts, edit.newEnd), from: new WeakRef(old) };
+    kept = { text, old, doc, progress: segmentProgress() };
+    job?.memo.set('document', kept);
+  }
+  const { doc, progress } = kept;
+  const pause = job ? sliceExpired : () => false;
   // A segment a stray triple quote may have swallowed is cut when it does not parse as it is.
   const broken = (seg: Segment) => {
     // Never parse what breaks Python's nesting limits (the file is then not parsed at all).
@@ -463,14 +474,17 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
       tree.delete();
     }
   };
-  // Segmenting runs to its end: its parses are of segments made afresh each time, which a later slice
-  // could not resume.
+  // The parses that check a segment run to their end: they are of segments made afresh each time, which a
+  // later slice could not resume.
   segmenting++;
+  let segments: Segment[] | undefined;
   try {
-    doc.segments = old && edit ? resegment(old.segments, text, edit, broken) : segmentText(text, broken);
+    segments = old && edit ? resegmentInParts(old.segments, text, edit, progress, pause, broken) : segmentTextInParts(text, progress, pause, broken);
   } finally {
     segmenting--;
   }
+  if (!segments) throw new SliceExpired();
+  doc.segments = segments;
   doc.limit = firstLimit(doc.segments);
   return doc;
 }
@@ -519,8 +533,7 @@ export function parseWhole(doc: ParsedDocument, segments: readonly Segment[]): {
   if (segments.some((s) => s.broken)) return undefined;
   const r = runtime();
   faultIfInjected(doc.text);
-  // Kept for the job's next slice when the parse runs out of time (a scan of megabytes takes a slice of its own).
-  const blank = memoInSlice('blank', doc, () => commentSpans(doc.text, 0, doc.text.length, doc.lineStarts, 0));
+  const blank = wholeCommentSpans(doc);
   const tree = parseInJob(r, doc, blank ? reader(doc.text, doc.text.length, blank) : doc.text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   reclaimParserHeap();
@@ -612,11 +625,49 @@ function reader(text: string, end: number, blank?: Int32Array): (index: number) 
  * `start` is the start of row `row`, outside any string (a segment's start).
  */
 function commentSpans(text: string, start: number, end: number, lineStarts: LineStarts, row: number): Int32Array | undefined {
+  return manyCommentLines(text, start, end) ? spansOf(text, start, end, lineStarts, row) : undefined;
+}
+
+function manyCommentLines(text: string, start: number, end: number): boolean {
   const part = text.slice(start, end);
   COMMENT_LINE.lastIndex = 0;
   let lines = 0;
   while (lines < MANY_COMMENT_LINES && COMMENT_LINE.test(part)) lines++;
-  if (lines < MANY_COMMENT_LINES) return undefined;
+  return lines >= MANY_COMMENT_LINES;
+}
+
+/**
+ * commentSpans of a whole document. In a sliced job the scan goes a part at a time (runs of segments: each
+ * starts outside any string, as the whole text's scan is there) and stops between parts when the slice's
+ * time is up; the next slice goes on from the part it stopped at.
+ */
+export function wholeCommentSpans(doc: ParsedDocument): Int32Array | undefined {
+  const { text, lineStarts, segments } = doc;
+  if (!slicing()) return commentSpans(text, 0, text.length, lineStarts, 0);
+  const scan = memoInSlice('blank', doc, () => ({ many: manyCommentLines(text, 0, text.length), parts: [] as Int32Array[], next: 0, spans: undefined as Int32Array | undefined }));
+  if (!scan.many || scan.spans) return scan.spans;
+  for (let parts = 0; scan.next < segments.length; parts++) {
+    if (parts && sliceExpired()) throw new SliceExpired();
+    const first = segments[scan.next];
+    let last = scan.next;
+    while (last + 1 < segments.length && segments[last].end - first.start < SCAN_PART) last++;
+    scan.parts.push(spansOf(text, first.start, segments[last].end, lineStarts, first.row));
+    scan.next = last + 1;
+  }
+  const spans = new Int32Array(scan.parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of scan.parts) {
+    spans.set(p, at);
+    at += p.length;
+  }
+  return (scan.spans = spans);
+}
+/** The text scanned for comments between two checks of the slice's time. */
+const SCAN_PART = 64 * 1024;
+
+/** The spans of the comments in text[start, end) (see commentSpans). */
+function spansOf(text: string, start: number, end: number, lineStarts: LineStarts, row: number): Int32Array {
+  const part = text.slice(start, end);
   const { comments } = scanComments(part);
   const spans = new Int32Array(comments.length * 2);
   comments.forEach((c, k) => {

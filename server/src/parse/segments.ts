@@ -152,6 +152,18 @@ interface LexOptions {
   /** Called at each segment start found at or after the edit: true stops lexing there (the old segments continue). */
   stopAt?: (offset: number) => boolean;
   broken?: BrokenCheck;
+  /** Asked at each segment start past the first: true pauses lexing there (`pausedAt`), to go on from it later. */
+  pause?: () => boolean;
+  /** Recoveries made by the parts lexed before (a text lexed in parts keeps one count). */
+  resumes?: number;
+}
+
+interface LexResult {
+  segments: Segment[];
+  stoppedAt?: number;
+  /** Where lexing paused (a segment start, with the tokenizer's state empty) and its row. */
+  pausedAt?: [number, number];
+  resumes: number;
 }
 
 /** The most segments a recovery may resume in one run (a file with more unclosed brackets ends in one broken segment). */
@@ -161,10 +173,10 @@ const MAX_RESUMES = 64;
  * Lexes from `from` (the start of a line at which the tokenizer's state is empty) to the end of the text
  * or until `stopAt` accepts a segment start; returns the segments found and where it stopped.
  */
-function lex(text: string, from: number, fromRow: number, opts: LexOptions): { segments: Segment[]; stoppedAt?: number } {
+function lex(text: string, from: number, fromRow: number, opts: LexOptions): LexResult {
   const n = text.length;
   const out: Segment[] = [];
-  let resumes = 0;
+  let resumes = opts.resumes ?? 0;
 
   // The tokenizer's state.
   let i = from;
@@ -194,6 +206,9 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): { s
   let resumeAt: [number, number][] = [];
   /** The first line at column 0 inside a triple-quoted string that reads as a statement. */
   let swallowed: [number, number] | undefined;
+
+  /** Whether to pause at a segment start (never at the first: each part makes progress). */
+  const pauseAt = (offset: number) => offset > from && !!opts.pause?.();
 
   const at = (offset: number) => ({ line, character: offset - lineStart });
   const limit = (message: string, start: number, end: number) => {
@@ -262,16 +277,18 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): { s
           resumes++;
           reset(offset, row);
           startSegment(offset, row);
-          if (opts.stopAt?.(offset)) return { segments: out, stoppedAt: offset };
+          if (opts.stopAt?.(offset)) return { segments: out, stoppedAt: offset, resumes };
+          if (pauseAt(offset)) return { segments: out, pausedAt: [offset, row], resumes };
           continue;
         }
       }
       closeSegment(n, open);
       if (!open && cutSwallowed()) {
-        if (opts.stopAt?.(i)) return { segments: out, stoppedAt: i };
+        if (opts.stopAt?.(i)) return { segments: out, stoppedAt: i, resumes };
+        if (pauseAt(i)) return { segments: out, pausedAt: [i, line], resumes };
         continue;
       }
-      return { segments: out };
+      return { segments: out, resumes };
     }
 
     // At the start of a logical line (outside strings and brackets): a new statement when it starts at
@@ -295,10 +312,12 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): { s
           if (!joins) {
             closeSegment(lineStart, false);
             if (cutSwallowed()) {
-              if (opts.stopAt?.(i)) return { segments: out, stoppedAt: i };
+              if (opts.stopAt?.(i)) return { segments: out, stoppedAt: i, resumes };
+              if (pauseAt(i)) return { segments: out, pausedAt: [i, line], resumes };
               continue;
             }
-            if (opts.stopAt?.(lineStart)) return { segments: out, stoppedAt: lineStart };
+            if (opts.stopAt?.(lineStart)) return { segments: out, stoppedAt: lineStart, resumes };
+            if (pauseAt(lineStart)) return { segments: out, pausedAt: [lineStart, line], resumes };
             startSegment(lineStart, line);
           }
           decorators = c === AT;
@@ -435,6 +454,47 @@ export function segmentText(text: string, broken?: BrokenCheck): Segment[] {
   return lex(text, 0, 0, { broken }).segments;
 }
 
+/**
+ * Where segmenting a text in parts got to: a part ends at a segment start, where the tokenizer's state
+ * is empty, so the next part lexes on from there as one pass would have (the recoveries made so far
+ * counted). Kept between the parts by the caller (a sliced job's memo).
+ */
+export interface SegmentProgress {
+  /** The segments found so far (for `resegment`: those lexed again). */
+  segments: Segment[];
+  /** Where the next part starts, and its row. */
+  at: number;
+  row: number;
+  resumes: number;
+  /** resegment: the old segment lexing began at, and where its search for a segment to stop at is. */
+  k: number;
+  next: number;
+}
+
+/** Segmenting from the start: the progress for `segmentText`/`resegment` given `pause`. */
+export function segmentProgress(): SegmentProgress {
+  return { segments: [], at: -1, row: 0, resumes: 0, k: 0, next: 0 };
+}
+
+/**
+ * `segmentText`, in parts: lexes on from `progress` until `pause` says to stop at a segment start
+ * (then returns undefined, `progress` updated for the next call), or to the end (the segments).
+ */
+export function segmentTextInParts(text: string, progress: SegmentProgress, pause: () => boolean, broken?: BrokenCheck): Segment[] | undefined {
+  if (progress.at < 0) progress.at = 0;
+  return lexPart(text, progress, { broken, pause }) ? progress.segments : undefined;
+}
+
+/** Lexes a part from `progress` on; false when it paused (progress moved to where), true at the end or where `stopAt` stopped it. */
+function lexPart(text: string, progress: SegmentProgress, opts: LexOptions): { stoppedAt?: number } | false {
+  const r = lex(text, progress.at, progress.row, { ...opts, resumes: progress.resumes });
+  for (const seg of r.segments) progress.segments.push(seg);
+  progress.resumes = r.resumes;
+  if (!r.pausedAt) return { stoppedAt: r.stoppedAt };
+  [progress.at, progress.row] = r.pausedAt;
+  return false;
+}
+
 function countNewlines(text: string, start: number, end: number): number {
   let k = 0;
   for (let i = text.indexOf('\n', start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) k++;
@@ -468,29 +528,40 @@ function moved(seg: Segment, delta: number, rows: number): Segment {
  * is the same as `segmentText(text)`; segments whose text did not change say so (`from`).
  */
 export function resegment(old: readonly Segment[], text: string, edit: TextEdit, broken?: BrokenCheck): Segment[] {
-  if (old.length === 0) return segmentText(text, broken);
+  return resegmentInParts(old, text, edit, segmentProgress(), () => false, broken)!;
+}
+
+/** `resegment`, in parts (see segmentTextInParts): undefined while `pause` stops it before the end, `progress` updated. */
+export function resegmentInParts(old: readonly Segment[], text: string, edit: TextEdit, progress: SegmentProgress, pause: () => boolean, broken?: BrokenCheck): Segment[] | undefined {
+  if (old.length === 0) return segmentTextInParts(text, progress, pause, broken);
   const delta = edit.newEnd - edit.oldEnd;
   const rows = countNewlines(text, edit.start, edit.newEnd) - countNewlines(edit.oldText, edit.start, edit.oldEnd);
-  // Lex from the segment holding the edited line's start, or the one before when that line starts it (the
-  // line may stop being a statement start), or from the first broken segment before (a later edit can
-  // close its bracket).
-  const lineStart = edit.oldText.lastIndexOf('\n', edit.start - 1) + 1;
-  let k = Math.max(0, firstAtOrAfter(old, lineStart + 1) - 1);
-  if (old[k].start === lineStart && k > 0) k--;
-  for (let b = 0; b < k; b++) {
-    if (old[b].broken) {
-      k = b;
-      break;
+  if (progress.at < 0) {
+    // Lex from the segment holding the edited line's start, or the one before when that line starts it (the
+    // line may stop being a statement start), or from the first broken segment before (a later edit can
+    // close its bracket).
+    const lineStart = edit.oldText.lastIndexOf('\n', edit.start - 1) + 1;
+    let k = Math.max(0, firstAtOrAfter(old, lineStart + 1) - 1);
+    if (old[k].start === lineStart && k > 0) k--;
+    for (let b = 0; b < k; b++) {
+      if (old[b].broken) {
+        k = b;
+        break;
+      }
     }
+    Object.assign(progress, { at: old[k].start, row: old[k].row, k, next: k + 1 });
   }
-  const from = old[k];
-  let next = k + 1;
+  const k = progress.k;
   const stopAt = (offset: number): boolean => {
     if (offset < edit.newEnd) return false;
-    next = firstAtOrAfter(old, offset - delta, next);
-    return next < old.length && old[next].start === offset - delta;
+    progress.next = firstAtOrAfter(old, offset - delta, progress.next);
+    return progress.next < old.length && old[progress.next].start === offset - delta;
   };
-  const { segments, stoppedAt } = lex(text, from.start, from.row, { stopAt, broken });
+  const ended = lexPart(text, progress, { stopAt, broken, pause });
+  if (!ended) return undefined;
+  const { stoppedAt } = ended;
+  const segments = progress.segments;
+  const next = progress.next;
   // Segments lexed again whose text did not change keep their model.
   let o = k;
   for (const s of segments) {
