@@ -27,25 +27,23 @@ export interface CallableSource {
 
 export function functionSource(scope: ModuleScope, fn: FunctionDecl, bound: boolean): CallableSource {
   // The parameters are read when the contract is built (the model reads them on first use).
-  return new FunctionSource(scope, fn, bound);
+  // A getter shared by every source (an object literal with getters is a property dictionary in V8).
+  const src = { scope } as CallableSource & { [FUNCTION]: FunctionDecl };
+  Object.defineProperty(src, FUNCTION, { value: fn });
+  Object.defineProperty(src, 'params', PARAMS_GETTER);
+  src.returns = fn.returns;
+  src.bound = bound;
+  return src;
 }
 
-/** A function's source for its contract: a class, its parameters a getter (an object literal with a getter is a property dictionary in V8). */
-class FunctionSource implements CallableSource {
-  returns: string | undefined;
-
-  constructor(
-    readonly scope: ModuleScope,
-    private readonly fn: FunctionDecl,
-    readonly bound: boolean,
-  ) {
-    this.returns = fn.returns;
-  }
-
-  get params(): ParamSource[] {
-    return this.fn.params;
-  }
-}
+const FUNCTION = Symbol('function');
+const PARAMS_GETTER: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get: function (this: { [FUNCTION]: FunctionDecl }) {
+    return this[FUNCTION].params;
+  },
+};
 
 /** A dataclass field's `default_factory`: the signature shows the sentinel `<factory>`, an object Vis does not render. */
 export function factoryDefault(range: Value['range']): Value {

@@ -579,51 +579,29 @@ function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, make: (
     return { contract, unknowns };
   }, opts);
   const doc = lazy(() => contractDoc(computed().contract, opts.format), opts);
-  return new LazyTool(base, computed, doc);
+  // Getters shared by every tool (an object literal with getters is a property dictionary in V8).
+  const tool = { ...base } as ToolInfo & { [TOOL_PARTS]: ToolParts };
+  Object.defineProperty(tool, TOOL_PARTS, { value: { computed, doc } satisfies ToolParts });
+  Object.defineProperty(tool, 'contract', TOOL_GETTERS.contract);
+  Object.defineProperty(tool, 'unknowns', TOOL_GETTERS.unknowns);
+  Object.defineProperty(tool, 'doc', TOOL_GETTERS.doc);
+  return tool;
 }
 
-/**
- * A tool as the analysis has it: a class, so every tool has one shape and its lazy parts are getters of the
- * class (an object literal with getters is a property dictionary in V8, and defining getters on each
- * object costs a runtime call apiece).
- */
-class LazyTool implements ToolInfo {
-  name: string;
-  tag: string;
-  hidden: boolean;
-  decl: FunctionDecl | undefined;
-  declUri: string | undefined;
-  declModel: Model | undefined;
-  hasActivity: boolean;
-  invalidTag: string | undefined;
+const TOOL_PARTS = Symbol('tool parts');
 
-  constructor(
-    base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>,
-    private readonly computed: () => { contract: CallableContract; unknowns: UnknownPart[] },
-    private readonly docText: () => string,
-  ) {
-    this.name = base.name;
-    this.tag = base.tag;
-    this.hidden = base.hidden;
-    this.decl = base.decl;
-    this.declUri = base.declUri;
-    this.declModel = base.declModel;
-    this.hasActivity = base.hasActivity;
-    this.invalidTag = base.invalidTag;
-  }
-
-  get contract(): CallableContract {
-    return this.computed().contract;
-  }
-
-  get unknowns(): UnknownPart[] {
-    return this.computed().unknowns;
-  }
-
-  get doc(): string {
-    return this.docText();
-  }
+interface ToolParts {
+  computed: () => { contract: CallableContract; unknowns: UnknownPart[] };
+  doc: () => string;
 }
+
+type WithToolParts = { [TOOL_PARTS]: ToolParts };
+
+const TOOL_GETTERS = {
+  contract: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].computed().contract; } },
+  unknowns: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].computed().unknowns; } },
+  doc: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].doc(); } },
+};
 
 function lazyContract(info: SymbolInfo, make: () => Contract, opts: ContractOptions): void {
   // The getter is shared by every Symbol (one per object would give each its own shape).
