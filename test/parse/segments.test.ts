@@ -8,7 +8,7 @@ import { before, describe, it } from 'node:test';
 import { generateExtension } from '../../bench/generate';
 import { allStatements, diffEdit, initParser, newParser, parseDocument, wholeCommentSpans } from '../../server/src/parse/parser';
 import { lineStartsOf, resegment, resegmentInParts, segmentProgress, segmentText, segmentTextInParts, type BrokenCheck, type Segment } from '../../server/src/parse/segments';
-import { runInSlices, sliceModule } from '../../server/src/slices';
+import { SliceExpired, runInSlices, sliceModule } from '../../server/src/slices';
 
 before(async () => {
   await initParser();
@@ -170,6 +170,29 @@ describe('segments', () => {
     const doc = await runInSlices(uri, () => sliceModule(uri, () => parseDocument(text)), { sliceMs: 1, onSlice: () => slices++ });
     assert.ok(slices > 3, `${slices} slices`);
     assert.deepEqual(shape(doc.segments), shape(parseDocument(text).segments));
+  });
+
+  it('gives a later slice the document segmented in an earlier one, as it was, when work after the segmenting ran out of time', async () => {
+    // A text and an edit of it: each segmented in the first slice, then the work after it (the model
+    // build, the joins) runs out of time twice, and each later slice asks for the document again.
+    const old = parseDocument(generateExtension(5, 150));
+    const text = old.text.replace('def ', 'def  ');
+    for (const [uri, parse] of [
+      ['file:///tmp/segments/done.py', () => parseDocument(text)],
+      ['file:///tmp/segments/done-edit.py', () => parseDocument(text, old, diffEdit(old.text, text))],
+    ] as const) {
+      const docs: ReturnType<typeof parseDocument>[] = [];
+      const doc = await runInSlices(uri, () =>
+        sliceModule(uri, () => {
+          docs.push(parse());
+          if (docs.length < 3) throw new SliceExpired();
+          return docs.at(-1)!;
+        }),
+      );
+      assert.equal(docs.length, 3);
+      assert.ok(docs.every((d) => d === doc));
+      assert.deepEqual(shape(doc.segments), shape(parseDocument(text).segments), uri);
+    }
   });
 
   it('starts a segmenting in parts over when the next part is asked for the same text from another old version', async () => {

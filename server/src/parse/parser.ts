@@ -453,7 +453,7 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
   // the job's next slice goes on from there (what was found kept in its memo).
   // (Only for the same text from the same old version: one read meanwhile, by other work, starts it over.)
   const job = slicing();
-  let kept = job?.memo.get('document') as { text: string; old?: ParsedDocument; doc: ParsedDocument; progress: SegmentProgress } | undefined;
+  let kept = job?.memo.get('document') as { text: string; old?: ParsedDocument; doc: ParsedDocument; progress: SegmentProgress; done?: boolean } | undefined;
   if (!kept || kept.text !== text || kept.old !== old) {
     const lineStarts = old && edit ? lineStartsOf(text, old.lineStarts, edit) : lineStartsOf(text);
     const doc: ParsedDocument = { text, lineStarts, segments: [] };
@@ -462,6 +462,8 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
     job?.memo.set('document', kept);
   }
   const { doc, progress } = kept;
+  // Segmented to its end in an earlier slice (a later step ran out of time): the same document, as it was.
+  if (kept.done) return doc;
   const pause = job ? sliceExpired : () => false;
   // A segment a stray triple quote may have swallowed is cut when it does not parse as it is.
   const broken = (seg: Segment) => {
@@ -486,6 +488,7 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
   if (!segments) throw new SliceExpired();
   doc.segments = segments;
   doc.limit = firstLimit(doc.segments);
+  kept.done = true;
   return doc;
 }
 
