@@ -875,18 +875,10 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   const span = spanOf(def);
   const inner = bodyOf(span);
   const calls = callsOf(span);
-  // Built property by property in the literal's order, its getters shared by every function (an object
-  // literal with getters is a property dictionary in V8): one shape for all, read fast by every rule.
-  const fn = {} as FunctionDecl & { [PARTS]: FunctionParts };
-  Object.defineProperty(fn, PARTS, { value: { span, inner, calls, params } satisfies FunctionParts });
-  (fn as { text: string }).text = span.text;
-  Object.defineProperty(fn, 'body', FUNCTION_GETTERS.body);
-  Object.defineProperty(fn, 'calls', FUNCTION_GETTERS.calls);
-  Object.defineProperty(fn, 'source', FUNCTION_GETTERS.source);
+  const fn = new FunctionRead(span, inner, calls, params);
   fn.name = textOf(nameNode) ?? '';
   fn.range = rangeOf(outer);
   fn.nameRange = nameNode ? rangeOf(nameNode) : rangeOf(def);
-  Object.defineProperty(fn, 'params', FUNCTION_GETTERS.params);
   fn.returns = textOf(returnsNode);
   fn.returnsRange = returnsNode ? rangeOf(returnsNode) : undefined;
   fn.decorators = readDecorators(outer);
@@ -897,7 +889,7 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   return fn;
 }
 
-/** Where an object's getters (shared by every object of its kind) find its parts read later. */
+/** Where a model object keeps its parts read later (a symbol: no string-keyed walk over the model sees them). */
 const PARTS = Symbol('parts');
 
 interface FunctionParts {
@@ -907,27 +899,46 @@ interface FunctionParts {
   params: Later<Param[]> | undefined;
 }
 
-/** Enumerable getters, as an object literal's: spread and Object.values read them. */
-function getter<O, T>(get: (this: O) => T): PropertyDescriptor {
-  return { enumerable: true, configurable: true, get };
-}
+/**
+ * A function as the model has it: a class, so every function has one shape and its parts read later are
+ * getters of the class (an object literal with getters is a property dictionary in V8, and defining
+ * getters on each object costs a runtime call apiece). The getters are not own properties: the walks over
+ * model values that must reach the parts (moving a fragment, shifting a part read later) go through `LAZY`.
+ */
+class FunctionRead implements FunctionDecl {
+  readonly [PARTS]: FunctionParts;
+  readonly text: string;
+  name = '';
+  range!: Range;
+  nameRange!: Range;
+  returns: string | undefined = undefined;
+  returnsRange: Range | undefined = undefined;
+  decorators!: Decorator[];
+  docstring: string | undefined = undefined;
+  bodyStart: Pos | undefined = undefined;
+  isAsync = false;
 
-type WithParts<P> = { [PARTS]: P };
+  constructor(span: { range: Range; text: string }, inner: Later<FunctionBody>, calls: Later<Call[]>, params: Later<Param[]> | undefined) {
+    this[PARTS] = { span, inner, calls, params };
+    this.text = span.text;
+  }
 
-const FUNCTION_GETTERS = {
-  body: getter(function (this: WithParts<FunctionParts>) {
+  get body(): FunctionBody {
     return this[PARTS].inner.get();
-  }),
-  calls: getter(function (this: WithParts<FunctionParts>) {
+  }
+
+  get calls(): Call[] {
     return this[PARTS].calls.get();
-  }),
-  source: getter(function (this: WithParts<FunctionParts>) {
+  }
+
+  get source(): string {
     return this[PARTS].span.text;
-  }),
-  params: getter(function (this: WithParts<FunctionParts>) {
+  }
+
+  get params(): Param[] {
     return this[PARTS].params?.get() ?? [];
-  }),
-};
+  }
+}
 
 /** A function body, read when first asked for from a tree of its own. */
 function bodyOf(span: { range: Range; text: string }): Later<FunctionBody> {
@@ -1369,6 +1380,15 @@ class Later<T> implements LazyPart {
           p.line += at.line;
           return;
         }
+        // A function read here (nested in a body) keeps its own parts read later: their spans move with it.
+        const parts = LAZY.get(o);
+        if (parts) {
+          for (const part of parts) {
+            shift(part.span.range);
+            const read = part.peek();
+            if (read !== undefined) shift(read);
+          }
+        }
         for (const v of Object.values(o)) shift(v);
       };
       shift(value);
@@ -1444,21 +1464,13 @@ export function readClass(outer: Node, def: Node): ClassDecl {
   const { name: nameNode, args: supers, body } = headerParts(def);
   // Class-body assignments (dataclass fields, class attributes) are read when first asked for, from a
   // parse of the class's own text (nothing of the document's tree is kept).
-  const parts: ClassParts = { assignments: undefined, assigned: undefined };
-  // In the literal's order, with getters shared by every class (see readFunction).
-  const cls = {} as ClassDecl & WithParts<ClassParts>;
-  Object.defineProperty(cls, PARTS, { value: parts });
+  const cls = new ClassRead();
+  const parts = cls[PARTS];
   cls.name = textOf(nameNode) ?? '';
   cls.range = rangeOf(outer);
   cls.nameRange = nameNode ? rangeOf(nameNode) : rangeOf(def);
-  cls.bases = [];
   cls.decorators = readDecorators(outer);
   cls.docstring = docstringOf(body ?? null);
-  cls.methods = [];
-  Object.defineProperty(cls, 'fields', CLASS_GETTERS.fields);
-  Object.defineProperty(cls, 'attributes', CLASS_GETTERS.attributes);
-  cls.classes = [];
-  cls.selfAssignments = [];
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
   for (const stmt of body?.namedChildren ?? []) {
     if (!stmt) continue;
@@ -1482,18 +1494,32 @@ interface ClassParts {
   assigned: ClassAssignments | undefined;
 }
 
-function assignedOf(parts: ClassParts): ClassAssignments {
-  return (parts.assigned ??= parts.assignments?.get() ?? { fields: [], attributes: [] });
-}
+/** A class as the model has it (a class of one shape, as FunctionRead): its fields and attributes read when first asked for. */
+class ClassRead implements ClassDecl {
+  readonly [PARTS]: ClassParts = { assignments: undefined, assigned: undefined };
+  name = '';
+  range!: Range;
+  nameRange!: Range;
+  bases: string[] = [];
+  decorators!: Decorator[];
+  docstring: string | undefined = undefined;
+  methods: FunctionDecl[] = [];
+  classes: ClassDecl[] = [];
+  selfAssignments: ClassDecl['selfAssignments'] = [];
 
-const CLASS_GETTERS = {
-  fields: getter(function (this: WithParts<ClassParts>) {
-    return assignedOf(this[PARTS]).fields;
-  }),
-  attributes: getter(function (this: WithParts<ClassParts>) {
-    return assignedOf(this[PARTS]).attributes;
-  }),
-};
+  private assigned(): ClassAssignments {
+    const parts = this[PARTS];
+    return (parts.assigned ??= parts.assignments?.get() ?? { fields: [], attributes: [] });
+  }
+
+  get fields(): FieldDecl[] {
+    return this.assigned().fields;
+  }
+
+  get attributes(): ClassDecl['attributes'] {
+    return this.assigned().attributes;
+  }
+}
 
 /** The assignments of a class's body, in a parse of the class's text alone (its statements in order). */
 function readClassAssignments(root: Node): ClassAssignments {

@@ -157,8 +157,13 @@ function lambdaCalls(at: At, l: Extract<Value, { kind: 'lambda' }>, scopes: read
   for (const c of l.calls) calls.push({ call: resolved(at, c, inner), body, lambda: l, local: isLocal, qualify: q });
 }
 
+/** What a function that mentions none of the watched names does at run time (shared: never added to). */
+const NOTHING_AT_RUNTIME: { bodies: Body[]; calls: RuntimeCall[] } = { bodies: [], calls: [] };
+
 /** One module-level function or method read (with the functions inside it). */
 function runtimeOf(at: At, fn: FunctionDecl, watched: Watched): { bodies: Body[]; calls: RuntimeCall[] } {
+  // Most functions mention none of the watched names: nothing is read, nothing is made.
+  if (!mentionsWatched(fn, watched)) return NOTHING_AT_RUNTIME;
   const bodies: Body[] = [];
   const calls: RuntimeCall[] = [];
   const visit = (fn: FunctionDecl, outer: FunctionDecl[], scopes: readonly Scope[]) => {

@@ -263,8 +263,11 @@ function report(ctx: RuleContext, f: Failure, behind: { rule: string; range: Ran
 
 /** A failure with a fix choice: the safe fix, and suggestions (quick fixes only). */
 export function withChoice(f: Failure, choice: FixChoice): Failure {
-  const suggestions = [...(f.options?.suggestions ?? []), ...(choice.suggestions ?? [])];
-  return { ...f, fix: f.fix ?? choice.fix, options: suggestions.length ? { ...f.options, suggestions } : f.options };
+  const mine = f.options?.suggestions;
+  const theirs = choice.suggestions;
+  // Most failures have no suggestion: no lists made to find that out.
+  const suggestions = mine?.length ? (theirs?.length ? [...mine, ...theirs] : [...mine]) : theirs?.length ? [...theirs] : undefined;
+  return { ...f, fix: f.fix ?? choice.fix, options: suggestions ? { ...f.options, suggestions } : f.options };
 }
 
 /** The fix of a binding error: an unexpected keyword renamed to the nearest accepted one (or dropped, for old docs' keywords), positional arguments named. */
