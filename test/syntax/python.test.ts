@@ -124,6 +124,11 @@ describe(`syntax errors as python3 ${pythonVersion()} reports them`, () => {
     'def f(a b):\n    pass\n',
     'match x:\n    case 1:\n        pass\n',
     'match = 1\n',
+    // A subscript whose continuation line is indented less than its statement (tree-sitter-python reads an ERROR).
+    'class Note:\n    labels: list[\nstr] = field(default_factory=list)\n    title: str\n',
+    'def f():\n    x = foo[\n1]\n    return x\n',
+    'class A:\n    x: dict[\n  str, int]\n    def g(self):\n        return self.x[\n0]\n',
+    'def f():\n    x: list[\nint] = []\n    return x x\n',
   ];
 
   it('a table of cases, message and line as Python gives them', () => {

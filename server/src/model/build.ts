@@ -336,6 +336,7 @@ export class ModelBuilder {
       let scan = moved ?? (kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : (checkpoint(), this.scanned++, scanRegion(text, seg.start, seg.end, seg.row, atEof)));
       next.set(seg, kept?.scan === scan ? kept : { row: seg.row, atEof, scan });
       let tree = fragments[i].treeErrors.length ? fragments[i].treeErrors.map(treeError) : NONE;
+      if (tree.length) tree = trustedTreeErrors(tree, scan, text, lineStarts);
       if (!atEof && (scan.unclosed || /^unterminated triple-quoted/.test(scan.tokenizer?.message ?? ''))) {
         // Python reads on past an unclosed bracket or string: the rest of the file is one broken statement.
         tree = fragments.slice(i).flatMap((f) => f.treeErrors.map(treeError));
@@ -365,6 +366,36 @@ function atContinuation(e: PyError, scan: RegionScan, text: string, lineStarts: 
     return /[\w)\]}"']$/.test(code) ? { ...e, line, col: code.length - 1, endLine: line, endCol: code.length } : e;
   }
   return e;
+}
+
+/**
+ * The parse tree's errors that are Python's. tree-sitter-python misreads a subscript whose continuation line
+ * is indented less than the statement it continues (`labels: list[` then `str]` at column 0 in a class
+ * body): valid Python, since indentation inside brackets does not count, but ERRORs in the tree from the
+ * enclosing block's header to that line. The tree's errors up to the last such line are not used (a miss
+ * rather than a false SYN-002); the scanner's own errors still are.
+ */
+function trustedTreeErrors(tree: TreeError[], scan: RegionScan, text: string, lineStarts: ArrayLike<number>): TreeError[] {
+  if (!scan.continuation.length) return tree;
+  const indent = (line: number): number | undefined => {
+    const start = lineStarts[line] ?? text.length;
+    let i = start;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    return i >= text.length || text[i] === '\n' || text[i] === '\r' || text[i] === '#' ? undefined : i - start;
+  };
+  let misread = -1;
+  for (const line of scan.continuation) {
+    // The first line of the statement it continues.
+    let first = -1;
+    for (const l of scan.logical) {
+      if (l > line) break;
+      first = l;
+    }
+    const own = indent(line);
+    const outer = first < 0 ? undefined : indent(first);
+    if (own !== undefined && outer !== undefined && own < outer) misread = line;
+  }
+  return misread < 0 ? tree : tree.filter((t) => t.line > misread);
 }
 
 /** Whether a region's scan found nothing wrong. */
