@@ -43,27 +43,33 @@ describe('document jobs and parser faults', () => {
   });
 });
 
+/** A document opened in a scheduler of its own and analysed (version 1); `change` sends its next version. */
+async function openAnalysed(uri: string, text: string) {
+  let scheduler!: Scheduler;
+  const program = new Program({ open: (u) => scheduler.shown(u) });
+  scheduler = new Scheduler({ programOf: () => program, textOf: (d) => d.getText(), log: () => undefined });
+  const opened = new Emitter<{ document: TextDocument }>();
+  const changed = new Emitter<{ document: TextDocument }>();
+  const none = new Emitter<{ document: TextDocument }>();
+  scheduler.listen({ onDidOpen: opened.event, onDidChangeContent: changed.event, onDidClose: none.event } as never);
+  let version = 1;
+  const analysed: number[] = [];
+  scheduler.onAnalysed(() => analysed.push(version));
+  opened.fire({ document: TextDocument.create(uri, 'python', version, text) });
+  for (let i = 0; i < 100 && !analysed.length; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(analysed, [1]);
+  const change = (next: string) => changed.fire({ document: TextDocument.create(uri, 'python', ++version, next) });
+  return { program, scheduler, analysed, change };
+}
+
 describe('requests while a version is analysed in slices', () => {
   it('answer from the last finished analysis until the job of the current version is done, and never run its rules themselves', async () => {
-    let scheduler!: Scheduler;
-    const program = new Program({ open: (uri) => scheduler.shown(uri) });
-    scheduler = new Scheduler({ programOf: () => program, textOf: (d) => d.getText(), log: () => undefined });
-    const opened = new Emitter<{ document: TextDocument }>();
-    const changed = new Emitter<{ document: TextDocument }>();
-    const none = new Emitter<{ document: TextDocument }>();
-    scheduler.listen({ onDidOpen: opened.event, onDidChangeContent: changed.event, onDidClose: none.event } as never);
-    const analysed: number[] = [];
-    scheduler.onAnalysed(() => analysed.push(doc.version));
     const uri = 'file:///tmp/sched/large.py';
-    let doc = TextDocument.create(uri, 'python', 1, BROKEN);
-    opened.fire({ document: doc });
-    for (let i = 0; i < 100 && !analysed.length; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(analysed, [1]);
+    const { program, scheduler, analysed, change } = await openAnalysed(uri, BROKEN);
     assert.equal(scheduler.pendingAnswer(uri), undefined, 'version 1 is analysed: requests ask the program');
     // Version 2: a file of ~700 tools, analysed in many slices. After every slice (a turn of the event loop)
     // a request asks what to answer from, as the server's providers do.
-    doc = TextDocument.create(uri, 'python', 2, generateExtension(700, 21000));
-    changed.fire({ document: doc });
+    change(generateExtension(700, 21000));
     const runs = program.stats.ruleRuns;
     const seen: string[] = [];
     while (!analysed.includes(2)) {
@@ -85,23 +91,10 @@ describe('requests while a version is analysed in slices', () => {
 
 describe('the Symbol analysis requests read while a version is analysed', () => {
   it('is the one of the last finished analysis, kept with it: no request runs the join of the version in progress', async () => {
-    let scheduler!: Scheduler;
-    const program = new Program({ open: (uri) => scheduler.shown(uri) });
-    scheduler = new Scheduler({ programOf: () => program, textOf: (d) => d.getText(), log: () => undefined });
-    const opened = new Emitter<{ document: TextDocument }>();
-    const changed = new Emitter<{ document: TextDocument }>();
-    const none = new Emitter<{ document: TextDocument }>();
-    scheduler.listen({ onDidOpen: opened.event, onDidChangeContent: changed.event, onDidClose: none.event } as never);
-    const analysed: number[] = [];
-    scheduler.onAnalysed(() => analysed.push(doc.version));
     const uri = 'file:///tmp/sched/symbols.py';
-    let doc = TextDocument.create(uri, 'python', 1, VALID);
-    opened.fire({ document: doc });
-    for (let i = 0; i < 100 && !analysed.length; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(analysed, [1]);
+    const { program, scheduler, analysed, change } = await openAnalysed(uri, VALID);
     const joins = program.stats.symbolAnalyses;
-    doc = TextDocument.create(uri, 'python', 2, generateExtension(400, 12000));
-    changed.fire({ document: doc });
+    change(generateExtension(400, 12000));
     const seen = new Set<string>();
     let turns = 0;
     for (; !analysed.includes(2); turns++) {
