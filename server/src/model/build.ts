@@ -384,13 +384,12 @@ function trustedTreeErrors(tree: TreeError[], scan: RegionScan, text: string, li
     return i >= text.length || text[i] === '\n' || text[i] === '\r' || text[i] === '#' ? undefined : i - start;
   };
   let misread = -1;
+  // Both lists are in source order: the first line of the statement each continuation line continues is
+  // found by one walk of the logical lines.
+  let k = -1;
   for (const line of scan.continuation) {
-    // The first line of the statement it continues.
-    let first = -1;
-    for (const l of scan.logical) {
-      if (l > line) break;
-      first = l;
-    }
+    while (k + 1 < scan.logical.length && scan.logical[k + 1] <= line) k++;
+    const first = k < 0 ? -1 : scan.logical[k];
     const own = indent(line);
     const outer = first < 0 ? undefined : indent(first);
     if (own !== undefined && outer !== undefined && own < outer) misread = line;
