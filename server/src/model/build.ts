@@ -1399,29 +1399,17 @@ class Later<T> implements LazyPart {
     if (!tree) throw new Error('tree-sitter returned no tree');
     try {
       const value = this.read(tree.rootNode);
+      // Its positions, those of the functions read with it and of their parts read later (found as a
+      // fragment's are for moving it), go to where the text stands in the document.
       const at = span.range.start;
-      const seen = new Set<object>();
-      const shift = (o: unknown): void => {
-        if (!o || typeof o !== 'object' || seen.has(o)) return;
-        seen.add(o);
-        const p = o as Partial<Pos>;
-        if (typeof p.line === 'number' && typeof p.character === 'number') {
+      if (value !== null && typeof value === 'object') {
+        const moves: FragmentMoves = { positions: [], lazy: [] };
+        collectPositions(value, moves);
+        for (const p of moves.positions) {
           if (p.line === 0) p.character += at.character - prefix.length;
           p.line += at.line;
-          return;
         }
-        // A function read here (nested in a body) keeps its own parts read later: their spans move with it.
-        const parts = LAZY.get(o);
-        if (parts) {
-          for (const part of parts) {
-            shift(part.span.range);
-            const read = part.peek();
-            if (read !== undefined) shift(read);
-          }
-        }
-        for (const v of Object.values(o)) shift(v);
-      };
-      shift(value);
+      }
       this.value = value;
       this.done = true;
       return value;
