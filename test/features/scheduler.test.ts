@@ -143,3 +143,42 @@ describe('documents that come and go', () => {
     assert.ok(heap[1] - heap[0] < 4, `heap after 30 and 150 documents: ${heap.map((x) => x.toFixed(1)).join(' MB, ')} MB`);
   });
 });
+
+describe('a slice shorter than any step', () => {
+  it('still ends every job: a slice that finishes nothing is followed by a longer one, and the findings are those of an unsliced analysis', async () => {
+    let scheduler!: Scheduler;
+    const program = new Program({ open: (u) => scheduler.shown(u) });
+    const slices = new Map<string, number>();
+    scheduler = new Scheduler({
+      programOf: () => program,
+      textOf: (d) => d.getText(),
+      log: () => undefined,
+      sliceMs: 0,
+      trace: (m) => {
+        const what = m.split(' ')[1];
+        slices.set(what, (slices.get(what) ?? 0) + 1);
+      },
+    });
+    const opened = new Emitter<{ document: TextDocument }>();
+    const changed = new Emitter<{ document: TextDocument }>();
+    const none = new Emitter<{ document: TextDocument }>();
+    scheduler.listen({ onDidOpen: opened.event, onDidChangeContent: changed.event, onDidClose: none.event } as never);
+    const done: string[] = [];
+    scheduler.onAnalysed((e) => done.push(`${e.uri} ${e.first ? 'first' : 'next'}`));
+    const texts = { 'file:///tmp/tiny/valid.py': VALID, 'file:///tmp/tiny/broken.py': BROKEN, 'file:///tmp/tiny/many.py': generateExtension(20, 600) };
+    for (const [uri, text] of Object.entries(texts)) opened.fire({ document: TextDocument.create(uri, 'python', 1, text) });
+    for (let i = 0; i < 1000 && done.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    // An edit of an analysed document: its job starts from the last version's segments.
+    changed.fire({ document: TextDocument.create('file:///tmp/tiny/valid.py', 'python', 2, VALID.replace('name="hi"', 'name=""')) });
+    for (let i = 0; i < 1000 && done.length < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(done.sort(), ['file:///tmp/tiny/broken.py first', 'file:///tmp/tiny/many.py first', 'file:///tmp/tiny/valid.py first', 'file:///tmp/tiny/valid.py next']);
+    for (const uri of Object.keys(texts)) assert.ok((slices.get(uri) ?? 0) > 1, `${uri} took ${slices.get(uri)} slices`);
+    const rules = (p: Program, uri: string) => p.analysis(uri)!.findings.map((f) => `${f.rule} ${f.range.start.line}:${f.range.start.character}`);
+    const now = { ...texts, 'file:///tmp/tiny/valid.py': VALID.replace('name="hi"', 'name=""') };
+    for (const [uri, text] of Object.entries(now)) {
+      const unsliced = new Program({ open: (u) => (u === uri ? { version: 1, text, uri } : undefined) });
+      assert.deepEqual(rules(program, uri), rules(unsliced, uri), uri);
+    }
+    assert.ok(rules(program, 'file:///tmp/tiny/valid.py').includes('EXT-003 8:42'));
+  });
+});
