@@ -110,6 +110,32 @@ describe('the Symbol analysis requests read while a version is analysed', () => 
   });
 });
 
+describe('the G1 tools requests read while a version is analysed', () => {
+  it('are computed in the job and, while the next version is analysed, those of the last finished analysis', async () => {
+    const g1 = (tools: number) =>
+      'import vis\n\n\n' +
+      Array.from({ length: tools }, (_, i) => `def tool_${i}(n: int = ${i}) -> int:\n    """Tool ${i}."""\n    return n\n\n\n`).join('') +
+      `vis.extension(name="g", description="d", alias="g", symbols=[${Array.from({ length: tools }, (_, i) => `vis.symbol(tool_${i})`).join(', ')}])\n`;
+    const uri = 'file:///tmp/sched/g1.py';
+    const { program, scheduler, analysed, change } = await openAnalysed(uri, g1(2));
+    change(g1(600));
+    const seen = new Set<string>();
+    let turns = 0;
+    for (; !analysed.includes(2); turns++) {
+      const pending = scheduler.pendingAnswer(uri);
+      if (pending) seen.add(`v${pending.analysis?.version}: ${pending.g1.map((t) => t.contract?.sandbox_name).join(',')}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.deepEqual([...seen], ['v1: g_tool_0,g_tool_1']);
+    assert.ok(turns > 5, `the job took ${turns} turns`);
+    // The job computed version 2's: the next version's requests answer from them meanwhile.
+    const done = program.g1Tools(uri);
+    assert.equal(done.length, 600);
+    change(g1(500));
+    assert.equal(scheduler.pendingAnswer(uri)?.g1, done);
+  });
+});
+
 describe('documents that come and go', () => {
   it('leave nothing behind once closed when no file is behind them: the heap stays bounded over 150 open/close cycles', async () => {
     // A real collection between measurements (the flag set at run time, `gc` taken from a fresh context).
