@@ -595,14 +595,16 @@ export function emptyModel(uri: string, lineCount = 1): Model {
 function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
   const model = emptyModel(uri, doc.lineStarts.length);
   model.recovered = recoveredRows(doc);
-  for (const f of fragments) {
-    model.imports.push(...f.imports);
+  // Most statements add to one or two of the lists: the others are not pushed to (a spread push of an empty list costs a call).
+  for (let i = 0; i < fragments.length; i++) {
+    const f = fragments[i];
+    if (f.imports.length) model.imports.push(...f.imports);
     model.futureAnnotations ||= f.futureAnnotations;
-    model.functions.push(...f.functions);
-    model.classes.push(...f.classes);
-    model.calls.push(...f.calls);
+    if (f.functions.length) model.functions.push(...f.functions);
+    if (f.classes.length) model.classes.push(...f.classes);
+    if (f.calls.length) model.calls.push(...f.calls);
     if (f.mainBlocks.length) model.mainBlocks.push(...f.mainBlocks);
-    model.attributeAssignments.push(...f.attributeAssignments);
+    if (f.attributeAssignments.length) model.attributeAssignments.push(...f.attributeAssignments);
     for (const b of f.bindings) {
       const list = model.bindings.get(b.name);
       if (list) list.push(b);
