@@ -393,8 +393,10 @@ class RegionScanner {
   private newline(): void {
     this.line++;
     this.lineStart = this.i;
-    // Lines inside an expression's brackets (a def's parameters are no expression list).
-    const top = this.brackets[this.brackets.length - 1];
+    // Lines inside an expression's brackets (a def's parameters are no expression list). (Never read as
+    // brackets[-1]: an index out of a list's bounds is a slow lookup in V8.)
+    const brackets = this.brackets;
+    const top = brackets.length ? brackets[brackets.length - 1] : undefined;
     if (top && !top.params) this.out.continuation.push(this.line);
   }
 
@@ -665,7 +667,8 @@ class RegionScanner {
     if (prev === 'other' || (token === 'string' && prev === 'string')) return;
     // `match x:`, `case 1:`, `type X = ...` begin with a soft keyword; `print x` is reported as Python 2's print.
     if (cur.tokens === 2 && (cur.first === 'match' || cur.first === 'case' || cur.first === 'type' || cur.first === 'print' || cur.first === 'exec')) return;
-    const top = this.brackets[this.brackets.length - 1];
+    const brackets = this.brackets;
+    const top = brackets.length ? brackets[brackets.length - 1] : undefined;
     const line = top && !top.params && top.exprLine < this.line ? top.exprLine : this.line;
     this.out.parser.push(fail('SyntaxError', 'invalid syntax', line, line === this.line ? col : 0, 'parser', line, line === this.line ? col + length : 1));
   }
