@@ -98,6 +98,24 @@ describe('declaration model: bindings under error recovery', () => {
     assert.deepEqual([...a.model.bindings.keys()].sort(), ['ALIAS', 'Annotated', 'Literal', 'Result0', 'Result67', 'dataclass', 'field', 'vis']);
     assert.deepEqual(a.findings.map((f) => [f.rule, f.message, f.range.start.line, f.range.start.character]), [['SYN-002', 'invalid syntax', 18, 0]]);
   });
+
+  it('reads a field whose subscript goes on at column 0 as Python does (tree-sitter-python would end the class there)', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const text = ['from dataclasses import dataclass, field', '', '@dataclass', 'class Note:', '    labels: list[', '', 'str] = field(default_factory=list)', '    title: str', '', 'def f(x: str) -> Note:', '    return Note(title=x)', ''].join(eol);
+      const m = model(text);
+      assert.deepEqual([...m.bindings.keys()], ['dataclass', 'field', 'Note', 'f']);
+      const note = m.classes.find((c) => c.name === 'Note')!;
+      assert.deepEqual(note.range, { start: { line: 2, character: 0 }, end: { line: 7, character: 14 } });
+      assert.deepEqual(note.fields.map((f) => [f.name, f.annotation, f.default ?? null, f.range.start.line]), [
+        ['labels', 'list[\n\nstr]'.replaceAll('\n', eol), 'field(default_factory=list)', 4],
+        ['title', 'str', null, 7],
+      ]);
+      assert.deepEqual(m.functions.map((f) => [f.name, f.range.start.line]), [['f', 9]]);
+    }
+    // A comment between: the line breaks cannot be left out (the comment would run on), and nothing is read wrongly as a finding.
+    const commented = analyzeText('file:///x/ext.py', 'class Note:\n    labels: list[  # names\nstr] = []\n');
+    assert.deepEqual(commented.findings, []);
+  });
 });
 
 describe('declaration model: static values', () => {

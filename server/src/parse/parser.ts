@@ -13,7 +13,8 @@ import vm from 'node:vm';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import { scanComments } from '../model/comments';
-import { SliceExpired, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
+import { scanRegion } from './pysyntax';
+import { SliceExpired, advanced, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
 import { firstLimit, lineStartsOf, resegmentInParts, rowOf, segmentProgress, segmentTextInParts, type LimitError, type LineStarts, type Segment, type SegmentProgress, type TextEdit } from './segments';
 
 export type { Segment, TextEdit } from './segments';
@@ -416,8 +417,16 @@ export function parseSnippet(text: string): Tree | null {
   return guarded(() => {
     const r = runtime();
     faultIfInjected(text);
-    const tree = r.parser.parse(text);
-    if (tree) sources.set(tree, { text, lineStarts: lineStartsOf(text) });
+    let tree = r.parser.parse(text);
+    const lineStarts = lineStartsOf(text);
+    const last = lineStarts.length - 1;
+    const whole = { startIndex: 0, endIndex: text.length, startPosition: { row: 0, column: 0 }, endPosition: { row: last, column: text.length - lineStarts[last] } };
+    const joined = tree?.rootNode.hasError ? joinedRanges(text, lineStarts, whole) : undefined;
+    if (joined) {
+      tree!.delete();
+      tree = r.parser.parse(text, null, { includedRanges: joined });
+    }
+    if (tree) sources.set(tree, { text, lineStarts });
     return tree;
   });
 }
@@ -493,7 +502,11 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
   } finally {
     segmenting--;
   }
-  if (!segments) throw new SliceExpired();
+  if (!segments) {
+    // Segmenting never pauses at the first segment of a part: each part moves `progress` on.
+    advanced();
+    throw new SliceExpired();
+  }
   doc.segments = segments;
   doc.limit = firstLimit(doc.segments);
   kept.done = true;
@@ -513,6 +526,11 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
     const range = { startIndex: seg.start, endIndex: seg.end, startPosition: { row: seg.row, column: 0 }, endPosition: { row: endRow, column: seg.end - doc.lineStarts[endRow] } };
     const blank = memoInSlice('blank', seg, () => commentSpans(doc.text, seg.start, seg.end, doc.lineStarts, seg.row));
     tree = parseInJob(r, seg, reader(doc.text, seg.end, blank), { includedRanges: [range] });
+    const joined = tree?.rootNode.hasError ? joinedRanges(doc.text, doc.lineStarts, range) : undefined;
+    if (joined) {
+      tree!.delete();
+      tree = parseInJob(r, joined, reader(doc.text, seg.end, blank), { includedRanges: joined });
+    }
     if (tree) sources.set(tree, { text: doc.text, lineStarts: doc.lineStarts });
   } else {
     const { text, lineStarts, lastRow, blank } = memoInSlice('closed', seg, () => {
@@ -532,6 +550,60 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
   reclaimParserHeap();
   const statements = tree.rootNode.namedChildren.filter((n): n is Node => !!n);
   return { tree, statements };
+}
+
+/**
+ * tree-sitter-python misreads a bracket's continuation line indented less than the statement it continues
+ * (`labels: list[` then `str]` at column 0 in a class body): valid Python, as indentation inside brackets
+ * does not count, but its scanner ends the block there, so the class loses the field and the module seems
+ * to bind `str`. Such a segment is parsed again with the line breaks before each such line left out of its
+ * ranges: the same statement to Python, at the same offsets, rows and columns. Undefined when it has none,
+ * or when a comment stands between (it would run on into the next line).
+ */
+function joinedRanges(text: string, lineStarts: LineStarts, whole: TreeSitter.Range): TreeSitter.Range[] | undefined {
+  const end = whole.endIndex;
+  const first = whole.startPosition.row;
+  const scan = scanRegion(text, whole.startIndex, end, first, false);
+  if (!scan.continuation.length) return undefined;
+  const indent = (line: number): number | undefined => {
+    const start = lineStarts[line] ?? text.length;
+    let i = start;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    return i >= end || text[i] === '\n' || text[i] === '\r' || text[i] === '#' ? undefined : i - start;
+  };
+  // Offsets of the line break characters left out.
+  const gaps: number[] = [];
+  let k = -1;
+  for (const line of scan.continuation) {
+    while (k + 1 < scan.logical.length && scan.logical[k + 1] <= line) k++;
+    const own = indent(line);
+    const outer = k < 0 ? undefined : indent(scan.logical[k]);
+    if (own === undefined || outer === undefined || own >= outer) continue;
+    // Every line break back to the last line with code on it (blank lines between go too).
+    for (let l = line - 1; l >= first; l--) {
+      const from = lineStarts[l];
+      const to = lineStarts[l + 1];
+      const code = text.slice(from, to);
+      if (code.includes('#')) return undefined;
+      gaps.push(to - 1);
+      if (to >= 2 && text[to - 2] === '\r') gaps.push(to - 2);
+      if (code.trim()) break;
+    }
+  }
+  if (!gaps.length) return undefined;
+  gaps.sort((a, b) => a - b);
+  const point = (offset: number) => {
+    const row = rowOf(lineStarts, offset);
+    return { row, column: offset - lineStarts[row] };
+  };
+  const ranges: TreeSitter.Range[] = [];
+  let from = whole.startIndex;
+  for (const gap of gaps) {
+    if (gap > from) ranges.push({ startIndex: from, endIndex: gap, startPosition: point(from), endPosition: point(gap) });
+    from = gap + 1;
+  }
+  ranges.push({ startIndex: from, endIndex: whole.endIndex, startPosition: point(from), endPosition: whole.endPosition });
+  return ranges;
 }
 
 /**
@@ -589,6 +661,8 @@ function parseInJob(r: Runtime, what: object, input: string | ((index: number) =
   const tree = s.parser.parse(input, null, { ...options, progressCallback: sliceExpired });
   if (tree || !sliceExpired()) return tree;
   s.outstanding = what;
+  // tree-sitter asks the progress callback only after some work, which the next call resumes from.
+  advanced();
   throw new SliceExpired();
 }
 
@@ -658,7 +732,10 @@ export function wholeCommentSpans(doc: ParsedDocument): Int32Array | undefined {
   const scan = memoInSlice('blank', doc, () => ({ many: manyCommentLines(text, 0, text.length), parts: [] as Int32Array[], next: 0, spans: undefined as Int32Array | undefined }));
   if (!scan.many || scan.spans) return scan.spans;
   for (let parts = 0; scan.next < segments.length; parts++) {
-    if (parts && sliceExpired()) throw new SliceExpired();
+    if (parts && sliceExpired()) {
+      advanced();
+      throw new SliceExpired();
+    }
     const first = segments[scan.next];
     let last = scan.next;
     while (last + 1 < segments.length && segments[last].end - first.start < SCAN_PART) last++;
