@@ -10,7 +10,7 @@
 // made from it with `familyRules`, one per rule id, so settings, suppressions and documentation stay per
 // id. A check whose input is not statically known passes: the checks after it still run, since what they
 // find fails the call whether or not the unknown one would have failed first.
-import { keptValue, stillValid, uriOf, withReads, type WithReads } from '../model/reads';
+import { isRecording, keptValue, stillValid, uriOf, withReads, type WithReads } from '../model/reads';
 import { bodyCalls, functionNamed, isKnown, resolve } from '../model/sdk';
 import type { Argument, Call, Model, ParamKind, Range, SdkFlavour, Value } from '../model/types';
 import { acceptedKeywords, acceptedParams, memberOfCall, paramsOf, pythonCallName, scopeOf, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
@@ -319,8 +319,10 @@ const idsOf = (s: ChainStep<unknown>) => (typeof s.id === 'string' ? [s.id] : s.
 /** The failures of a unit's checks, in order, each with the rule it reports. */
 type Failures = { rule: string; failure: Failure }[];
 
-/** A unit's failures through a chain's checks up to one of them, with what the checks read. */
-interface ChainRun extends WithReads<Failures> {
+/** A unit's failures through a chain's checks up to one of them, with what the checks read (when a unit recorded them). */
+interface ChainRun {
+  value: Failures;
+  reads: WithReads<Failures>['reads'] | undefined;
   chain: Chain<any>;
   last: number;
 }
@@ -333,8 +335,9 @@ function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, 
   if (!perUnit) chainRuns.set(ctx.model, (perUnit = new WeakMap()));
   let runs = perUnit.get(key);
   const hit = runs?.find((r) => r.chain === chain && r.last === last);
-  if (hit) return keptValue(hit);
-  const kept = withReads(() => {
+  const recorded = isRecording();
+  if (hit && (hit.reads || !recorded)) return hit.reads ? keptValue(hit as WithReads<Failures>) : hit.value;
+  const run = (): Failures => {
     const out: Failures = [];
     for (let i = 0; i <= last; i++) {
       const step = chain.steps[i];
@@ -342,8 +345,11 @@ function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, 
       if (failure) out.push({ rule: failure.id ?? idsOf(step)[0], failure });
     }
     return out;
-  });
+  };
+  // Outside a rule unit (a Symbol's checks, whose analysis the program keeps) nothing needs what they read.
+  const kept = recorded ? withReads(run) : { value: run(), reads: undefined };
   if (!runs) perUnit.set(key, (runs = []));
+  if (hit) runs.splice(runs.indexOf(hit), 1);
   runs.push({ chain, last, ...kept });
   return kept.value;
 }
