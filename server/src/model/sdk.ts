@@ -166,8 +166,8 @@ function qualifiedAgain(o: Call | Decorator, imports: readonly ImportBinding[]):
 /** Lists of imports met lately, one per set of import objects (a few modules' last versions). */
 const importLists: (readonly ImportBinding[])[] = [];
 
-/** The one list for a module's imports while they are the same objects. */
-function importsToken(imports: readonly ImportBinding[]): readonly ImportBinding[] {
+/** The one list for a module's imports while they are the same objects (what qualifies through them alone can be kept under it). */
+export function importsToken(imports: readonly ImportBinding[]): readonly ImportBinding[] {
   for (const list of importLists) if (sameList(list, imports)) return list;
   const list = imports.slice();
   importLists.unshift(list);
