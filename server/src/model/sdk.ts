@@ -235,12 +235,14 @@ export function bodyCalls(model: Model): Map<string, Call[]> {
   }
   const imports = model.imports;
   const watched = names.join(' ');
+  // Most modules have no factory: one read of that, not a lookup per function (each noted by a unit that reads these).
+  const factories = model.factories.size > 0;
   for (const fn of allFunctions(model)) {
     // Reading thousands of bodies takes a while: in a sliced job it stops between them when the slice's
     // time is up, and the next slice goes on with the bodies read kept (bodyCallsOfFunction).
     betweenSteps();
     // A factory's calls are module-level calls already (they run at import).
-    const factory = model.factories.has(fn);
+    const factory = factories && model.factories.has(fn);
     let kept = bodyCallsOfFunction.get(fn);
     if (kept && kept.watched === watched && kept.factory === factory && sameList(kept.imports, imports)) kept.imports = imports;
     else bodyCallsOfFunction.set(fn, (kept = { watched, factory, imports, calls: factory ? [] : callsInBody(model, fn, names, 0) }));

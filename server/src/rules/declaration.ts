@@ -334,7 +334,9 @@ function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, 
   let perUnit = chainRuns.get(ctx.model);
   if (!perUnit) chainRuns.set(ctx.model, (perUnit = new WeakMap()));
   let runs = perUnit.get(key);
-  const hit = runs?.find((r) => r.chain === chain && r.last === last);
+  let hit: ChainRun | undefined;
+  // Every rule of a chain asks for each unit: a loop, not a closure per question.
+  if (runs) for (const r of runs) if (r.chain === chain && r.last === last) hit = r;
   const recorded = isRecording();
   if (hit && (hit.reads || !recorded)) return hit.reads ? keptValue(hit as WithReads<Failures>) : hit.value;
   const run = (): Failures => {
