@@ -52,6 +52,11 @@ export interface DocumentStatusResult {
   warnings: number;
   /** Each tool whose contract is not (fully) statically known: `where` is the tool, `reason` why. */
   unknownTools: ContractUnknown[];
+  /**
+   * True while the contracts of a file of many tools are still being computed: `unknownTools` is then
+   * the last list known for the document (an older version's, or empty). Ask again a little later.
+   */
+  contractsPending?: true;
 }
 
 /** The Symbol contract at `position` (on `vis.Symbol(`, its first argument, or the `def` of an exported tool) and its generated doc text; null where there is none. */

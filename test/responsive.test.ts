@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource, ResponseError, type Hover, type PublishDiagnosticsParams } from 'vscode-languageserver/node';
 import { generateExtension } from '../bench/generate';
+import { DocumentStatusRequest, type DocumentStatusResult } from '../shared/protocol';
 import { startServer, type TestServer } from './helpers/lsp';
 
 // One mistake, one diagnostic: the empty name is the first error Python raises for the call.
@@ -145,6 +146,28 @@ describe('a large document analysed in slices', () => {
     assert.deepEqual(versionsOf(server, bigUri), [1, 3]);
     const now = hoverText(await hover(server, bigUri, tool0, 5));
     assert.match(now ?? '', /Tally result 0 for one target\./);
+  });
+
+  it('answers the document status at once while its 1,500 contracts are computed (contractsPending), and with every unknown tool once they are', async () => {
+    const v4 = server.diagnostics(bigUri, (p) => p.version === 4);
+    server.change(bigUri, big.replace('        vis.Symbol(tool_0),', '        vis.Symbol(tool_0),\n        vis.Symbol(make_tool()),'), 4);
+    await v4;
+    const status = () => server.connection.sendRequest(DocumentStatusRequest, { uri: bigUri }) as Promise<DocumentStatusResult>;
+    const first = await status();
+    assert.equal(first.contractsPending, true);
+    assert.equal(first.generation, 'G3');
+    assert.deepEqual(first.unknownTools, [], 'no list was computed for the document before');
+    // Meanwhile the other documents are answered.
+    assert.match(hoverText(await hover(server, 'file:///tmp/vis-responsive/small.py', 8, 88)) ?? '', /hello/);
+    let last = first;
+    for (let i = 0; i < 200 && last.contractsPending; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      last = await status();
+    }
+    assert.equal(last.contractsPending, undefined);
+    assert.deepEqual(last.unknownTools, [{ where: 'make_tool()', reason: 'its first argument is a call result (`make_tool()`): Vis exports whatever the call returns when the module runs' }]);
+    const { contractsPending: _, ...rest } = first;
+    assert.deepEqual({ ...last, millis: 0, unknownTools: [] }, { ...rest, millis: 0 });
   });
 });
 

@@ -60,6 +60,8 @@ export class ExtensionFiles implements vscode.Disposable {
     }
     if (status) this.statuses.set(key, status);
     else this.statuses.delete(key);
+    // The contracts of a file of many tools were still being computed: their list follows.
+    if (status?.contractsPending) this.refreshSoon(document);
     this.publish();
     this.changed.fire(document.uri);
     return status ?? undefined;

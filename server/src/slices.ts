@@ -40,6 +40,8 @@ export interface SliceJob {
 interface RunningJob extends SliceJob {
   uri: string;
   deadline: number;
+  /** Something was finished in the running slice (see `advanced`): the job moves on. */
+  advanced: boolean;
   /** True while a module the job is for is being analysed inside a slice. */
   active: boolean;
   /** Joins running (see `unsliced`): no module analysis in them is sliced. */
@@ -57,6 +59,23 @@ export function slicing(): SliceJob | undefined {
 /** Whether the running slice's time is up, inside a module analysis the job is for (tree-sitter's progress callback asks). */
 export function sliceExpired(): boolean {
   return !!running?.active && performance.now() > running.deadline;
+}
+
+/**
+ * Tells the running job that its slice finished something the next slice does not do again (a part
+ * kept in its memo, a parse that stops to resume later): a slice that ran out of time without any is
+ * followed by a longer one, so that a job whose single step takes longer than the slice still ends.
+ */
+export function advanced(): void {
+  if (running) running.advanced = true;
+}
+
+/** A memo of a job: storing in it is progress. */
+class JobMemo<K, V> extends Map<K, V> {
+  override set(key: K, value: V): this {
+    advanced();
+    return super.set(key, value);
+  }
 }
 
 /** Stops the work here when the running slice's time is up (a no-op outside a sliced module analysis). */
@@ -79,7 +98,7 @@ export function betweenSteps(): void {
 export function stepMemo<K, V>(kind: string): Map<K, V> | undefined {
   if (!running || running.active) return undefined;
   let m = running.memo.get(`step:${kind}`) as Map<K, V> | undefined;
-  if (!m) running.memo.set(`step:${kind}`, (m = new Map()));
+  if (!m) running.memo.set(`step:${kind}`, (m = new JobMemo()));
   return m;
 }
 
@@ -105,7 +124,10 @@ export function sliceModule<T>(uri: string, work: () => T): T {
   try {
     const result = work();
     // Finished: what the memo kept for it is not needed any more.
-    if (job.active) release(job);
+    if (job.active) {
+      release(job);
+      job.advanced = true;
+    }
     return result;
   } finally {
     job.active = outer;
@@ -133,7 +155,7 @@ export function memoInSlice<K, V>(kind: string, key: K, compute: () => V): V {
   const job = slicing();
   if (!job) return compute();
   let m = job.memo.get(kind) as Map<K, V> | undefined;
-  if (!m) job.memo.set(kind, (m = new Map()));
+  if (!m) job.memo.set(kind, (m = new JobMemo()));
   if (m.has(key)) return m.get(key) as V;
   const v = compute();
   m.set(key, v);
@@ -141,7 +163,11 @@ export function memoInSlice<K, V>(kind: string, key: K, compute: () => V): V {
 }
 
 export interface JobOptions {
-  /** The time a slice may take, in milliseconds (default 50). */
+  /**
+   * The time a slice may take, in milliseconds (default 50). A slice that runs out of time without
+   * advancing (see `advanced`) is followed by one twice as long, until one advances; then the slices
+   * shrink back towards this.
+   */
   sliceMs?: number;
   /** Asked before every slice: a reason to stop, or undefined to go on. */
   cancelled?: () => string | undefined;
@@ -169,7 +195,8 @@ const TURNS_BETWEEN_SLICES = 5;
  */
 export async function runInSlices<T>(uri: string, work: () => T, options: JobOptions = {}): Promise<T> {
   const sliceMs = options.sliceMs ?? 50;
-  const job: RunningJob = { uri, memo: new Map(), deadline: 0, active: false, joins: 0, disposers: [], onModuleDone: (d) => void job.disposers.push(d) };
+  let ms = sliceMs;
+  const job: RunningJob = { uri, memo: new JobMemo(), deadline: 0, advanced: false, active: false, joins: 0, disposers: [], onModuleDone: (d) => void job.disposers.push(d) };
   try {
     for (;;) {
       const why = options.cancelled?.();
@@ -177,11 +204,13 @@ export async function runInSlices<T>(uri: string, work: () => T, options: JobOpt
       const outer = running;
       running = job;
       const start = performance.now();
-      job.deadline = start + sliceMs;
+      job.deadline = start + ms;
+      job.advanced = false;
       try {
         return work();
       } catch (e) {
         if (!(e instanceof SliceExpired)) throw e;
+        ms = job.advanced ? Math.max(sliceMs, ms / 2) : Math.max(1, ms * 2);
       } finally {
         running = outer;
         options.onSlice?.(performance.now() - start);

@@ -110,6 +110,32 @@ describe('the Symbol analysis requests read while a version is analysed', () => 
   });
 });
 
+describe('the G1 tools requests read while a version is analysed', () => {
+  it('are computed in the job and, while the next version is analysed, those of the last finished analysis', async () => {
+    const g1 = (tools: number) =>
+      'import vis\n\n\n' +
+      Array.from({ length: tools }, (_, i) => `def tool_${i}(n: int = ${i}) -> int:\n    """Tool ${i}."""\n    return n\n\n\n`).join('') +
+      `vis.extension(name="g", description="d", alias="g", symbols=[${Array.from({ length: tools }, (_, i) => `vis.symbol(tool_${i})`).join(', ')}])\n`;
+    const uri = 'file:///tmp/sched/g1.py';
+    const { program, scheduler, analysed, change } = await openAnalysed(uri, g1(2));
+    change(g1(600));
+    const seen = new Set<string>();
+    let turns = 0;
+    for (; !analysed.includes(2); turns++) {
+      const pending = scheduler.pendingAnswer(uri);
+      if (pending) seen.add(`v${pending.analysis?.version}: ${pending.g1.map((t) => t.contract?.sandbox_name).join(',')}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.deepEqual([...seen], ['v1: g_tool_0,g_tool_1']);
+    assert.ok(turns > 5, `the job took ${turns} turns`);
+    // The job computed version 2's: the next version's requests answer from them meanwhile.
+    const done = program.g1Tools(uri);
+    assert.equal(done.length, 600);
+    change(g1(500));
+    assert.equal(scheduler.pendingAnswer(uri)?.g1, done);
+  });
+});
+
 describe('documents that come and go', () => {
   it('leave nothing behind once closed when no file is behind them: the heap stays bounded over 150 open/close cycles', async () => {
     // A real collection between measurements (the flag set at run time, `gc` taken from a fresh context).
@@ -141,5 +167,44 @@ describe('documents that come and go', () => {
     }
     // About 180 KB a document was kept before: 22 MB over these 120.
     assert.ok(heap[1] - heap[0] < 4, `heap after 30 and 150 documents: ${heap.map((x) => x.toFixed(1)).join(' MB, ')} MB`);
+  });
+});
+
+describe('a slice shorter than any step', () => {
+  it('still ends every job: a slice that finishes nothing is followed by a longer one, and the findings are those of an unsliced analysis', async () => {
+    let scheduler!: Scheduler;
+    const program = new Program({ open: (u) => scheduler.shown(u) });
+    const slices = new Map<string, number>();
+    scheduler = new Scheduler({
+      programOf: () => program,
+      textOf: (d) => d.getText(),
+      log: () => undefined,
+      sliceMs: 0,
+      trace: (m) => {
+        const what = m.split(' ')[1];
+        slices.set(what, (slices.get(what) ?? 0) + 1);
+      },
+    });
+    const opened = new Emitter<{ document: TextDocument }>();
+    const changed = new Emitter<{ document: TextDocument }>();
+    const none = new Emitter<{ document: TextDocument }>();
+    scheduler.listen({ onDidOpen: opened.event, onDidChangeContent: changed.event, onDidClose: none.event } as never);
+    const done: string[] = [];
+    scheduler.onAnalysed((e) => done.push(`${e.uri} ${e.first ? 'first' : 'next'}`));
+    const texts = { 'file:///tmp/tiny/valid.py': VALID, 'file:///tmp/tiny/broken.py': BROKEN, 'file:///tmp/tiny/many.py': generateExtension(20, 600) };
+    for (const [uri, text] of Object.entries(texts)) opened.fire({ document: TextDocument.create(uri, 'python', 1, text) });
+    for (let i = 0; i < 1000 && done.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    // An edit of an analysed document: its job starts from the last version's segments.
+    changed.fire({ document: TextDocument.create('file:///tmp/tiny/valid.py', 'python', 2, VALID.replace('name="hi"', 'name=""')) });
+    for (let i = 0; i < 1000 && done.length < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(done.sort(), ['file:///tmp/tiny/broken.py first', 'file:///tmp/tiny/many.py first', 'file:///tmp/tiny/valid.py first', 'file:///tmp/tiny/valid.py next']);
+    for (const uri of Object.keys(texts)) assert.ok((slices.get(uri) ?? 0) > 1, `${uri} took ${slices.get(uri)} slices`);
+    const rules = (p: Program, uri: string) => p.analysis(uri)!.findings.map((f) => `${f.rule} ${f.range.start.line}:${f.range.start.character}`);
+    const now = { ...texts, 'file:///tmp/tiny/valid.py': VALID.replace('name="hi"', 'name=""') };
+    for (const [uri, text] of Object.entries(now)) {
+      const unsliced = new Program({ open: (u) => (u === uri ? { version: 1, text, uri } : undefined) });
+      assert.deepEqual(rules(program, uri), rules(unsliced, uri), uri);
+    }
+    assert.ok(rules(program, 'file:///tmp/tiny/valid.py').includes('EXT-003 8:42'));
   });
 });

@@ -10,7 +10,8 @@ import type { Range } from '../model/types';
 import { paramsOf, parameterAt, scopeOf, sdkMemberByQualified, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
 import type { Program } from '../workspace/program';
 import type { SymbolInfo } from '../contracts/symbols';
-import { programOf, symbolsOf, textOf, type ServerContext } from './context';
+import type { G1ToolInfo } from '../contracts/g1';
+import { g1ToolsOf, programOf, symbolsOf, textOf, type ServerContext } from './context';
 
 export interface At {
   doc: TextDocument;
@@ -21,6 +22,8 @@ export interface At {
   uri: string;
   /** A module's Symbol analysis, as requests read it (context.ts symbolsOf). */
   symbols(uri: string): SymbolInfo[];
+  /** A module's G1 tools, as requests read them (context.ts g1ToolsOf). */
+  g1Tools(uri: string): G1ToolInfo[];
   text: string;
   offset: number;
   /** The cursor context, read when first asked for. */
@@ -56,6 +59,7 @@ export function at(ctx: ServerContext, uri: string, position: Position): At | un
     program,
     uri: canonical,
     symbols: (u) => symbolsOf(ctx, u),
+    g1Tools: (u) => g1ToolsOf(ctx, u),
     text,
     offset,
     get cursor() {

@@ -81,7 +81,7 @@ function symbolItems(a: At, member: SdkMember): CompletionItem[] {
   const typed = member.module === TYPED_MODULE;
   const alias = sdkAlias(model, typed ? TYPED_MODULE : G1_MODULE);
   if (!alias) return [];
-  const exported = new Set([...a.symbols(a.uri).map((i) => i.call.args[0]?.value.text), ...a.program.g1Tools(a.uri).map((t) => t.call.args[0]?.value.text)]);
+  const exported = new Set([...a.symbols(a.uri).map((i) => i.call.args[0]?.value.text), ...a.g1Tools(a.uri).map((t) => t.call.args[0]?.value.text)]);
   const out: CompletionItem[] = [];
   const builder = typed ? 'Symbol' : 'symbol';
   const add = (target: string, snippet: string, detail: string, doc?: string) => {

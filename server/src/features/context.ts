@@ -6,6 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_MAX_FILE_SIZE, type Analysis } from '../analysis';
 import { canonicalUri, type Program } from '../workspace/program';
 import type { SymbolInfo } from '../contracts/symbols';
+import type { G1ToolInfo } from '../contracts/g1';
 import type { Workspace } from '../workspace/workspace';
 import type { Scheduler } from './scheduler';
 import type { SeverityOverrides } from '../rules';
@@ -168,6 +169,12 @@ export function analysisOf(ctx: ServerContext, doc: TextDocument): Analysis | un
 export function symbolsOf(ctx: ServerContext, uri: string): SymbolInfo[] {
   const { program, uri: canonical } = programOf(ctx, uri);
   return ctx.scheduler.pendingAnswer(canonical)?.symbols ?? program.symbols(canonical);
+}
+
+/** The G1 tools of a module for a request: the program's, or the last finished analysis's while an open document's current version is analysed (see symbolsOf). */
+export function g1ToolsOf(ctx: ServerContext, uri: string): G1ToolInfo[] {
+  const { program, uri: canonical } = programOf(ctx, uri);
+  return ctx.scheduler.pendingAnswer(canonical)?.g1 ?? program.g1Tools(canonical);
 }
 
 /** How long a request waits for its document's current version before it answers from the last analysis. */

@@ -13,7 +13,7 @@ import { CONTRACT_FORMATS, contractSteps, isNamespace, typeText, type CallableCo
 import type { G1Contract, G1ToolInfo } from '../contracts/g1';
 import type { FunctionDecl, Model, Range } from '../model/types';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
-import { currentAnalysisOf, programOf, symbolsOf, type ServerContext } from './context';
+import { currentAnalysisOf, g1ToolsOf, symbolsOf, type ServerContext } from './context';
 import { addHoverSource, contains } from './hover';
 
 /** The contracts of analysed modules, and the Symbol or tool at a position. */
@@ -296,10 +296,7 @@ function g1Markdown(tool: G1ToolInfo, mode: 'compact' | 'full'): string | undefi
 export function registerContractHover(ctx: ServerContext): ContractService {
   const service = new ContractService(
     (analysis) => symbolsOf(ctx, analysis.model.uri),
-    (analysis) => {
-      const { program, uri } = programOf(ctx, analysis.model.uri);
-      return program.g1Tools(uri);
-    },
+    (analysis) => g1ToolsOf(ctx, analysis.model.uri),
   );
   addHoverSource((analysis, position) => {
     const mode = contractHoverMode(ctx);

@@ -4,9 +4,9 @@
 import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver/node';
 import type { Analysis } from '../analysis';
 import type { Call } from '../model/types';
-import type { Program } from '../workspace/program';
 import type { SymbolInfo } from '../contracts/symbols';
-import { currentAnalysisOf, programOf, symbolsOf, type ServerContext } from './context';
+import type { G1ToolInfo } from '../contracts/g1';
+import { currentAnalysisOf, g1ToolsOf, symbolsOf, type ServerContext } from './context';
 import { canonicalUri } from '../workspace/program';
 
 interface Hint {
@@ -17,9 +17,9 @@ interface Hint {
   tag: string;
 }
 
-function hintsOf(program: Program, uri: string, analysis: Analysis, symbols: SymbolInfo[]): Hint[] {
+function hintsOf(analysis: Analysis, symbols: SymbolInfo[], g1: G1ToolInfo[]): Hint[] {
   if (analysis.model.generation === 'G1') {
-    return program.g1Tools(uri).flatMap((t) => (t.contract && t.decl ? [{ call: t.call, fnName: t.decl.name, name: t.contract.sandbox_name ?? t.contract.symbol, tag: t.contract.tag }] : []));
+    return g1.flatMap((t) => (t.contract && t.decl ? [{ call: t.call, fnName: t.decl.name, name: t.contract.sandbox_name ?? t.contract.symbol, tag: t.contract.tag }] : []));
   }
   return symbols.flatMap((info) => {
     const tool = info.form === 'function' ? info.tools[0] : undefined;
@@ -29,9 +29,9 @@ function hintsOf(program: Program, uri: string, analysis: Analysis, symbols: Sym
 
 const before = (a: { line: number; character: number }, b: { line: number; character: number }) => a.line < b.line || (a.line === b.line && a.character <= b.character);
 
-export function inlayHints(program: Program, uri: string, analysis: Analysis, range: Range, symbols: SymbolInfo[]): InlayHint[] {
+export function inlayHints(analysis: Analysis, range: Range, symbols: SymbolInfo[], g1: G1ToolInfo[]): InlayHint[] {
   const out: InlayHint[] = [];
-  for (const h of hintsOf(program, uri, analysis, symbols)) {
+  for (const h of hintsOf(analysis, symbols, g1)) {
     const fn = h.call.args[0];
     if (!fn || !before(range.start, fn.range.end) || !before(fn.range.end, range.end)) continue;
     const label = h.name !== h.fnName ? `→ ${h.name} · ${h.tag}` : `→ ${h.tag}`;
@@ -50,9 +50,9 @@ export function registerInlayHints(ctx: ServerContext): void {
       ctx.scheduler.onceAnalysed(canonicalUri(doc.uri), 'inlayHint', () => void ctx.connection.languages.inlayHint.refresh().catch(() => undefined));
     }
     if (!analysis?.model.generation) return [];
-    const { program, uri } = programOf(ctx, params.textDocument.uri);
+    const uri = params.textDocument.uri;
     try {
-      return inlayHints(program, uri, analysis, params.range, symbolsOf(ctx, uri));
+      return inlayHints(analysis, params.range, symbolsOf(ctx, uri), g1ToolsOf(ctx, uri));
     } catch (e) {
       ctx.log(`inlay hints failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       return [];

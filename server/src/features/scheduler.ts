@@ -15,6 +15,7 @@ import { ParserUnavailable, parserReady } from '../parse/parser';
 import { ANY_MODULE, Cancelled, betweenSteps, runInSlices } from '../slices';
 import type { Analysis } from '../analysis';
 import type { SymbolInfo } from '../contracts/symbols';
+import type { G1ToolInfo } from '../contracts/g1';
 import { canonicalUri, type Program } from '../workspace/program';
 
 /** A slice's time, in milliseconds (pyright's foreground slice). */
@@ -41,6 +42,8 @@ interface OpenState {
   analysis?: Analysis;
   /** Its Symbol analysis (what requests answer from meanwhile, with `analysis`). */
   symbols?: SymbolInfo[];
+  /** Its G1 tools (likewise). */
+  g1?: G1ToolInfo[];
 }
 
 /** What the programs see of a document before its first analysis is done: nothing. */
@@ -159,9 +162,9 @@ export class Scheduler {
    * and a request asks them. A request never analyses a version itself while its job runs in slices:
    * rules over a file of megabytes take seconds, and every other request would wait behind them.
    */
-  pendingAnswer(uri: string): { analysis: Analysis | undefined; symbols: SymbolInfo[] } | undefined {
+  pendingAnswer(uri: string): { analysis: Analysis | undefined; symbols: SymbolInfo[]; g1: G1ToolInfo[] } | undefined {
     const state = this.open.get(uri);
-    return state && !state.complete ? { analysis: state.analysis, symbols: state.symbols ?? [] } : undefined;
+    return state && !state.complete ? { analysis: state.analysis, symbols: state.symbols ?? [], g1: state.g1 ?? [] } : undefined;
   }
 
   /** Open documents whose current version is still being analysed. */
@@ -183,10 +186,13 @@ export class Scheduler {
         betweenSteps();
         const symbols = program.symbols(uri);
         betweenSteps();
+        const g1 = program.g1Tools(uri);
+        betweenSteps();
         const analysis = program.analysis(uri);
         if (state.last.version === target.version) {
           state.analysis = analysis;
           state.symbols = symbols;
+          state.g1 = g1;
           state.complete = true;
           wake(state);
         }

@@ -14,7 +14,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import { scanComments } from '../model/comments';
 import { scanRegion } from './pysyntax';
-import { SliceExpired, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
+import { SliceExpired, advanced, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
 import { firstLimit, lineStartsOf, resegmentInParts, rowOf, segmentProgress, segmentTextInParts, type LimitError, type LineStarts, type Segment, type SegmentProgress, type TextEdit } from './segments';
 
 export type { Segment, TextEdit } from './segments';
@@ -502,7 +502,11 @@ export function parseDocument(text: string, old?: ParsedDocument, edit?: TextEdi
   } finally {
     segmenting--;
   }
-  if (!segments) throw new SliceExpired();
+  if (!segments) {
+    // Segmenting never pauses at the first segment of a part: each part moves `progress` on.
+    advanced();
+    throw new SliceExpired();
+  }
   doc.segments = segments;
   doc.limit = firstLimit(doc.segments);
   kept.done = true;
@@ -657,6 +661,8 @@ function parseInJob(r: Runtime, what: object, input: string | ((index: number) =
   const tree = s.parser.parse(input, null, { ...options, progressCallback: sliceExpired });
   if (tree || !sliceExpired()) return tree;
   s.outstanding = what;
+  // tree-sitter asks the progress callback only after some work, which the next call resumes from.
+  advanced();
   throw new SliceExpired();
 }
 
@@ -726,7 +732,10 @@ export function wholeCommentSpans(doc: ParsedDocument): Int32Array | undefined {
   const scan = memoInSlice('blank', doc, () => ({ many: manyCommentLines(text, 0, text.length), parts: [] as Int32Array[], next: 0, spans: undefined as Int32Array | undefined }));
   if (!scan.many || scan.spans) return scan.spans;
   for (let parts = 0; scan.next < segments.length; parts++) {
-    if (parts && sliceExpired()) throw new SliceExpired();
+    if (parts && sliceExpired()) {
+      advanced();
+      throw new SliceExpired();
+    }
     const first = segments[scan.next];
     let last = scan.next;
     while (last + 1 < segments.length && segments[last].end - first.start < SCAN_PART) last++;
