@@ -116,6 +116,11 @@ export function recording<T>(reads: Reads, work: () => T): T {
   }
 }
 
+/** Whether a recording is in progress (what is read now is noted). */
+export function isRecording(): boolean {
+  return recorder !== undefined;
+}
+
 /** Tells the recording in progress (if any) that a reused result read these. */
 export function reused(reads: Reads): void {
   recorder?.merge(reads);

@@ -98,14 +98,18 @@ export function allDecorators(cls: ClassDecl): Decorator[] {
  * from these and the project's evidence, by the SDK profile (server/src/sdk/profile.ts).
  */
 export function detectSdk(model: Model): void {
+  const imports = importsToken(model.imports);
   for (const call of model.calls) {
     // A call of a call's result is no SDK member, whatever its text starts with.
     if (call.inner) continue;
-    call.qualified = qualify(model, call.callee, call.range.start);
-    // The same object while it names the same member: what is kept per call and member (its SDK
-    // member, server/src/sdk/table.ts) stays valid from version to version.
-    const sdk = flavourOf(call.qualified);
-    if (sdk?.flavour !== call.sdk?.flavour || sdk?.member !== call.sdk?.member) call.sdk = sdk;
+    if (!qualifiedAgain(call, imports)) {
+      call.qualified = qualify(model, call.callee, call.range.start);
+      qualifiedUnder.set(call, { imports, qualified: call.qualified });
+      // The same object while it names the same member: what is kept per call and member (its SDK
+      // member, server/src/sdk/table.ts) stays valid from version to version.
+      const sdk = flavourOf(call.qualified);
+      if (sdk?.flavour !== call.sdk?.flavour || sdk?.member !== call.sdk?.member) call.sdk = sdk;
+    }
     if (!call.sdk) continue;
     const key = `${call.sdk.flavour}.${call.sdk.member}`;
     const list = model.sdkCalls.get(key);
@@ -113,7 +117,11 @@ export function detectSdk(model: Model): void {
     else model.sdkCalls.set(key, [call]);
   }
   const qualifyDecorators = (decorators: Decorator[]) => {
-    for (const d of decorators) if (d.name) d.qualified = qualify(model, d.name, d.range.start);
+    for (const d of decorators) {
+      if (!d.name || qualifiedAgain(d, imports)) continue;
+      d.qualified = qualify(model, d.name, d.range.start);
+      qualifiedUnder.set(d, { imports, qualified: d.qualified });
+    }
   };
   const qualifyClass = (cls: ClassDecl): void => {
     qualifyDecorators(cls.decorators);
@@ -140,6 +148,34 @@ export function detectSdk(model: Model): void {
   });
   for (const [name, kept] of rebound) model.bindings.set(name, kept);
 }
+
+/**
+ * What each call and decorator of a module was last qualified to, and under which imports. A statement
+ * kept from the last version keeps its objects (server/src/model/build.ts), and kept statements keep
+ * their order, so under the same imports (the same objects, the list `importsToken` gives) it
+ * qualifies as it did: an edit elsewhere qualifies none of them again.
+ */
+const qualifiedUnder = new WeakMap<Call | Decorator, { imports: readonly ImportBinding[]; qualified: string | undefined }>();
+
+/** Whether a call or decorator qualified under these imports already holds what that gave (nothing else wrote it since). */
+function qualifiedAgain(o: Call | Decorator, imports: readonly ImportBinding[]): boolean {
+  const was = qualifiedUnder.get(o);
+  return was !== undefined && was.imports === imports && was.qualified === o.qualified;
+}
+
+/** Lists of imports met lately, one per set of import objects (a few modules' last versions). */
+const importLists: (readonly ImportBinding[])[] = [];
+
+/** The one list for a module's imports while they are the same objects (what qualifies through them alone can be kept under it). */
+export function importsToken(imports: readonly ImportBinding[]): readonly ImportBinding[] {
+  for (const list of importLists) if (sameList(list, imports)) return list;
+  const list = imports.slice();
+  importLists.unshift(list);
+  if (importLists.length > IMPORT_LISTS) importLists.pop();
+  return list;
+}
+
+const IMPORT_LISTS = 16;
 
 /**
  * The `vis.method(...)` call a value applies to `target`: `vis.method(tag="mutation")(target)` or
@@ -199,12 +235,14 @@ export function bodyCalls(model: Model): Map<string, Call[]> {
   }
   const imports = model.imports;
   const watched = names.join(' ');
+  // Most modules have no factory: one read of that, not a lookup per function (each noted by a unit that reads these).
+  const factories = model.factories.size > 0;
   for (const fn of allFunctions(model)) {
     // Reading thousands of bodies takes a while: in a sliced job it stops between them when the slice's
     // time is up, and the next slice goes on with the bodies read kept (bodyCallsOfFunction).
     betweenSteps();
     // A factory's calls are module-level calls already (they run at import).
-    const factory = model.factories.has(fn);
+    const factory = factories && model.factories.has(fn);
     let kept = bodyCallsOfFunction.get(fn);
     if (kept && kept.watched === watched && kept.factory === factory && sameList(kept.imports, imports)) kept.imports = imports;
     else {

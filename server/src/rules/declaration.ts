@@ -10,7 +10,7 @@
 // made from it with `familyRules`, one per rule id, so settings, suppressions and documentation stay per
 // id. A check whose input is not statically known passes: the checks after it still run, since what they
 // find fails the call whether or not the unknown one would have failed first.
-import { keptValue, withReads, type WithReads } from '../model/reads';
+import { isRecording, keptValue, stillValid, uriOf, withReads, type WithReads } from '../model/reads';
 import { bodyCalls, functionNamed, isKnown, resolve } from '../model/sdk';
 import type { Argument, Call, Model, ParamKind, Range, SdkFlavour, Value } from '../model/types';
 import { acceptedKeywords, acceptedParams, memberOfCall, paramsOf, pythonCallName, scopeOf, type ReleaseScope, type SdkMember, type SdkParam } from '../sdk/table';
@@ -175,10 +175,22 @@ function bindIn(model: Model, member: SdkMember, call: Call): Binding {
   if (!perCall) bindings.set(model, (perCall = new WeakMap()));
   const hit = perCall.get(call);
   if (hit && hit.member === member) return keptValue(hit);
-  const kept = withReads(() => bindUncached(model, member, call));
-  perCall.set(call, { member, ...kept });
+  // A call kept from an earlier version of its module (its statement unchanged) binds as it did while
+  // what binding it read is the same: an edit elsewhere binds none of the file's calls again.
+  const last = lastBindings.get(call);
+  const uri = uriOf(model);
+  if (last && last.member === member && stillValid(last.reads, (m) => (uriOf(m) === uri ? model : undefined))) {
+    perCall.set(call, last);
+    return keptValue(last);
+  }
+  const kept = { member, ...withReads(() => bindUncached(model, member, call)) };
+  perCall.set(call, kept);
+  lastBindings.set(call, kept);
   return kept.value;
 }
+
+/** Each call's last binding, whatever the model version (checked against the current one before reuse). */
+const lastBindings = new WeakMap<Call, { member: SdkMember } & WithReads<Binding>>();
 
 function bindUncached(model: Model, member: SdkMember, call: Call): Binding {
   // An object or constant the table gives no signature (`vis.tools`): what calling it does is its family's.
@@ -265,7 +277,8 @@ function report(ctx: RuleContext, f: Failure, behind: { rule: string; range: Ran
 export function withChoice(f: Failure, choice: FixChoice): Failure {
   const mine = f.options?.suggestions;
   const theirs = choice.suggestions;
-  // Most failures have no suggestion: no lists made to find that out.
+  // Most failures have no suggestion and most choices nothing to add: the failure as it is.
+  if (!mine?.length && !theirs?.length && (f.fix || !choice.fix)) return f;
   const suggestions = mine?.length ? (theirs?.length ? [...mine, ...theirs] : [...mine]) : theirs?.length ? [...theirs] : undefined;
   return { ...f, fix: f.fix ?? choice.fix, options: suggestions ? { ...f.options, suggestions } : f.options };
 }
@@ -307,8 +320,10 @@ const idsOf = (s: ChainStep<unknown>) => (typeof s.id === 'string' ? [s.id] : s.
 /** The failures of a unit's checks, in order, each with the rule it reports. */
 type Failures = { rule: string; failure: Failure }[];
 
-/** A unit's failures through a chain's checks up to one of them, with what the checks read. */
-interface ChainRun extends WithReads<Failures> {
+/** A unit's failures through a chain's checks up to one of them, with what the checks read (when a unit recorded them). */
+interface ChainRun {
+  value: Failures;
+  reads: WithReads<Failures>['reads'] | undefined;
   chain: Chain<any>;
   last: number;
 }
@@ -320,9 +335,12 @@ function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, 
   let perUnit = chainRuns.get(ctx.model);
   if (!perUnit) chainRuns.set(ctx.model, (perUnit = new WeakMap()));
   let runs = perUnit.get(key);
-  const hit = runs?.find((r) => r.chain === chain && r.last === last);
-  if (hit) return keptValue(hit);
-  const kept = withReads(() => {
+  let hit: ChainRun | undefined;
+  // Every rule of a chain asks for each unit: a loop, not a closure per question.
+  if (runs) for (const r of runs) if (r.chain === chain && r.last === last) hit = r;
+  const recorded = isRecording();
+  if (hit && (hit.reads || !recorded)) return hit.reads ? keptValue(hit as WithReads<Failures>) : hit.value;
+  const run = (): Failures => {
     const out: Failures = [];
     for (let i = 0; i <= last; i++) {
       const step = chain.steps[i];
@@ -330,8 +348,11 @@ function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, 
       if (failure) out.push({ rule: failure.id ?? idsOf(step)[0], failure });
     }
     return out;
-  });
+  };
+  // Outside a rule unit (a Symbol's checks, whose analysis the program keeps) nothing needs what they read.
+  const kept = recorded ? withReads(run) : { value: run(), reads: undefined };
   if (!runs) perUnit.set(key, (runs = []));
+  if (hit) runs.splice(runs.indexOf(hit), 1);
   runs.push({ chain, last, ...kept });
   return kept.value;
 }
@@ -437,8 +458,11 @@ export function bindingRule(families: readonly CallFamily[]): Rule {
     summary: "An SDK declaration or call whose arguments do not bind to its parameters in the file's SDK version: Python's own TypeError (an unknown keyword, too many positional arguments, a missing required one).",
     check(ctx) {
       for (const family of families) {
+        // A unit per call (as the chains'): an edit elsewhere binds none of them again.
         for (const u of boundCalls(ctx, family)) {
-          if (u.binding.error && bindingId(family, u.binding.error.kind) === BINDING_RULE) report(ctx, withChoice(u.binding.error, bindingChoice(family, u)));
+          ctx.unit(u.call, () => {
+            if (u.binding.error && bindingId(family, u.binding.error.kind) === BINDING_RULE) report(ctx, withChoice(u.binding.error, bindingChoice(family, u)));
+          });
         }
       }
     },

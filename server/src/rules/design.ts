@@ -8,7 +8,8 @@ import type { SymbolInfo, ToolInfo } from '../contracts/symbols';
 import { opaqueOrigin, type OpaqueOrigin } from '../contracts/typespec';
 import type { TypeSpec } from '../contracts/types';
 import { isDataclass, scopeOf } from '../contracts/scope';
-import type { Call, FunctionDecl, Model, Range } from '../model/types';
+import type { Call, ClassDecl, FunctionDecl, ImportBinding, Model, Range } from '../model/types';
+import { importsToken } from '../model/sdk';
 import { derivedCache } from '../model/derived';
 import { pyRepr } from '../model/literals';
 import type { Rule, RuleContext } from './types';
@@ -107,15 +108,27 @@ function mayHoldOpaque(model: Model, fn: FunctionDecl): boolean {
 
 const typeNamesOf = derivedCache<Set<string>>();
 
+/** Whether each class is a dataclass, and under which imports that was found. */
+const dataclasses = new WeakMap<ClassDecl, { imports: readonly ImportBinding[]; dataclass: boolean }>();
+
 /** The names the module binds to something that may be a warned type: anything but a def, a dataclass or a typing form (once per model). */
 function typeNames(model: Model): Set<string> {
   let names = typeNamesOf.get(model);
   if (names) return names;
   names = new Set();
   const scope = scopeOf(model);
+  const imports = importsToken(model.imports);
+  // What decorates a class qualifies through the module's imports alone: a kept class under the same imports is what it was.
+  const dataclass = (cls: ClassDecl): boolean => {
+    const kept = dataclasses.get(cls);
+    if (kept?.imports === imports) return kept.dataclass;
+    const is = isDataclass(scope, cls);
+    dataclasses.set(cls, { imports, dataclass: is });
+    return is;
+  };
   for (const [name, bindings] of model.bindings) {
     for (const b of bindings) {
-      if (b.kind === 'function' || (b.kind === 'class' && isDataclass(scope, b.decl))) continue;
+      if (b.kind === 'function' || (b.kind === 'class' && dataclass(b.decl))) continue;
       if (b.kind === 'import' && SAFE_MODULES.has(b.binding.module) && b.binding.name !== 'NamedTuple' && b.binding.name !== 'TypedDict') continue;
       names.add(name);
       break;

@@ -351,6 +351,9 @@ function typedMemberOf(dotted: string): SdkMember | undefined {
 const TYPED_IDS = new Set(releasesOf('typed').map((r) => r.id));
 const narrower = (ids: ReadonlySet<string>) => ids.size > 0 && ids.size < TYPED_IDS.size;
 
+/** The evidence each SDK call of a kept statement gave, while it names the same member (`call.sdk` is the same object then). */
+const callMarkers = new WeakMap<Call, { sdk: Call['sdk']; found: SdkEvidence[] }>();
+
 function markers(model: Model): readonly SdkEvidence[] {
   const hit = markerCache.get(model);
   if (hit) return hit;
@@ -379,23 +382,33 @@ function markers(model: Model): readonly SdkEvidence[] {
   }
   for (const call of model.calls) {
     if (call.sdk?.flavour !== 'typed') continue;
+    const kept = callMarkers.get(call);
+    if (kept?.sdk === call.sdk) {
+      for (const e of kept.found) add(e);
+      continue;
+    }
     const member = typedMemberOf(call.sdk.member);
     if (!member) continue;
-    memberMarker(member, `${call.callee}(...)`, call.calleeRange);
+    const found: SdkEvidence[] = [];
+    if (member.name !== 'register' && member.name !== 'register_extension' && narrower(member.releases)) found.push({ kind: 'member', text: `${call.callee}(...)`, range: call.calleeRange, releases: member.releases });
     // Keywords only some releases take (`settings=`, `language_tools=`, `hint=`).
     const params = member.keywordReleases();
     for (const a of call.args) {
       if (a.name === undefined) continue;
       const releases = params.get(a.name);
-      if (releases && narrower(releases)) add({ kind: 'keyword', text: `${call.callee}(${a.name}=...)`, range: a.nameRange ?? a.range, releases });
+      if (releases && narrower(releases)) found.push({ kind: 'keyword', text: `${call.callee}(${a.name}=...)`, range: a.nameRange ?? a.range, releases });
     }
     // Tag values only some releases accept.
     const tag = tagArgument(member, call);
     if (tag) {
       const v = resolve(model, tag.value);
       const value = v.kind === 'str' ? vocabularyById('tag').values.find((x) => x.value === v.value) : undefined;
-      if (value?.releases) add({ kind: 'tag', text: `tag '${value.value}'`, range: tag.value.range, releases: valueReleases(value) });
+      if (value?.releases) found.push({ kind: 'tag', text: `tag '${value.value}'`, range: tag.value.range, releases: valueReleases(value) });
     }
+    for (const e of found) add(e);
+    // What a call is evidence of is its own (its ranges move with it), unless its tag is a name or a call
+    // (what the module binds it to may change).
+    if (!tag || (tag.value.kind !== 'name' && tag.value.kind !== 'call')) callMarkers.set(call, { sdk: call.sdk, found });
   }
   out.sort((x, y) => x.range!.start.line - y.range!.start.line || x.range!.start.character - y.range!.start.character);
   markerCache.set(model, out.length ? out : NONE);

@@ -309,9 +309,10 @@ export class Program {
     const key = String(this.epoch);
     let units = this.units.get(uri);
     if (!units || units.key !== key) {
+      const current = (m: Model) => this.currentModel(uriOf(m));
       units = new ModuleUnits(
         key,
-        (reads) => stillValid(reads, (m) => this.currentModel(uriOf(m))),
+        (reads) => stillValid(reads, current),
         (reads) => this.dependOn(reads),
         uri,
         (u) => this.modules.rowMapper(u),

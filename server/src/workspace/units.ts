@@ -109,8 +109,11 @@ export class ModuleUnits implements RuleUnits {
       this.rules.set(rule, (memo = new UnitMemo(this.valid, this.onReuse)));
       memo.begin();
     }
-    return memo.get(unit, () => this.place(check()), (placed) => this.moved(placed)).findings;
+    return memo.get(unit, () => this.place(check()), this.refresh).findings;
   }
+
+  /** Kept findings moved to the current rows (one function for every unit). */
+  private readonly refresh = (placed: Placed): Placed | undefined => this.moved(placed);
 
   /** Findings as kept: their positions copied, with the epochs of the modules they are in. */
   private place(findings: Finding[]): Placed {
