@@ -71,10 +71,10 @@ export function advanced(): void {
   if (running) running.advanced = true;
 }
 
-/** A memo of a job: storing in it is progress. */
+/** A memo of a job: storing something new in it is progress. */
 class JobMemo<K, V> extends Map<K, V> {
   override set(key: K, value: V): this {
-    advanced();
+    if (!this.has(key)) advanced();
     return super.set(key, value);
   }
 }
@@ -125,10 +125,9 @@ export function sliceModule<T>(uri: string, work: () => T): T {
   try {
     const result = work();
     // Finished: what the memo kept for it is not needed any more.
-    if (job.active) {
-      release(job);
-      job.advanced = true;
-    }
+    if (job.active) release(job);
+    // The program keeps the module's analysis: the next slice does not do it again.
+    job.advanced = true;
     return result;
   } finally {
     job.active = outer;
@@ -166,8 +165,8 @@ export function memoInSlice<K, V>(kind: string, key: K, compute: () => V): V {
 export interface JobOptions {
   /**
    * The time a slice may take, in milliseconds (default 50). A slice that runs out of time without
-   * advancing (see `advanced`) is followed by one twice as long, until one advances; then the slices
-   * shrink back towards this.
+   * advancing (see `advanced`) is followed by one half as long again, until one advances; the one after
+   * that has this time again.
    */
   sliceMs?: number;
   /** Asked before every slice: a reason to stop, or undefined to go on. */
@@ -211,7 +210,7 @@ export async function runInSlices<T>(uri: string, work: () => T, options: JobOpt
         return work();
       } catch (e) {
         if (!(e instanceof SliceExpired)) throw e;
-        ms = job.advanced ? Math.max(sliceMs, ms / 2) : Math.max(1, ms * 2);
+        ms = job.advanced ? sliceMs : Math.max(1, ms * 1.5);
       } finally {
         running = outer;
         options.onSlice?.(performance.now() - start);

@@ -26,7 +26,7 @@ import type {
 import { TrackedMap, trackModel } from './reads';
 import { rowOf } from '../parse/segments';
 import { allDecorators, detectSdk } from './sdk';
-import { checkpoint, memoInSlice, slicing } from '../slices';
+import { advanced, checkpoint, memoInSlice, slicing } from '../slices';
 import { applySdkProfile } from '../sdk/profile';
 import { regionError, scanRegion, type PyError, type RegionScan, type TreeError } from '../parse/pysyntax';
 
@@ -290,6 +290,7 @@ export class ModelBuilder {
         checkpoint();
         const nodes = whole?.statements.get(seg);
         next.set(seg, nodes ? readStatements(doc, nodes, seg.row) : readSegment(doc, seg));
+        advanced();
         // Its nodes (and the children web-tree-sitter keeps on them) are garbage from here on, not live
         // through the rest of the build.
         whole?.statements.delete(seg);
@@ -333,7 +334,7 @@ export class ModelBuilder {
       // A region without errors moved by lines added or removed above it scans as it did, its lines moved
       // with it (an error's message may name a line: such a region is scanned again).
       const moved = kept && kept.atEof === atEof && kept.row !== seg.row && clean(kept.scan) ? moveScan(kept.scan, seg.row - kept.row) : undefined;
-      let scan = moved ?? (kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : (checkpoint(), this.scanned++, scanRegion(text, seg.start, seg.end, seg.row, atEof)));
+      let scan = moved ?? (kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : (checkpoint(), this.scanned++, advanced(), scanRegion(text, seg.start, seg.end, seg.row, atEof)));
       next.set(seg, kept?.scan === scan ? kept : { row: seg.row, atEof, scan });
       let tree = fragments[i].treeErrors.length ? fragments[i].treeErrors.map(treeError) : NONE;
       if (tree.length) tree = trustedTreeErrors(tree, scan, text, lineStarts);

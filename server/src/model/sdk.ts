@@ -2,7 +2,7 @@
 // generation (G1 `vis.extension`, G2 `vis.register`, G3 `vis.register_extension`).
 import type { Binding, Call, ClassDecl, Decorator, FunctionDecl, ImportBinding, Model, Pos, SdkFlavour, Value } from './types';
 import { derivedCache } from './derived';
-import { betweenSteps } from '../slices';
+import { advanced, betweenSteps } from '../slices';
 
 export const TYPED_MODULE = 'blockether.vis.extension';
 export const G1_MODULE = 'vis';
@@ -245,7 +245,10 @@ export function bodyCalls(model: Model): Map<string, Call[]> {
     const factory = factories && model.factories.has(fn);
     let kept = bodyCallsOfFunction.get(fn);
     if (kept && kept.watched === watched && kept.factory === factory && sameList(kept.imports, imports)) kept.imports = imports;
-    else bodyCallsOfFunction.set(fn, (kept = { watched, factory, imports, calls: factory ? [] : callsInBody(model, fn, names, 0) }));
+    else {
+      bodyCallsOfFunction.set(fn, (kept = { watched, factory, imports, calls: factory ? [] : callsInBody(model, fn, names, 0) }));
+      advanced();
+    }
     for (const [key, call] of kept.calls) {
       const list = out.get(key);
       if (list) list.push(call);

@@ -1,5 +1,5 @@
 // Every rule family, and running them over a model.
-import { SliceExpired, betweenSteps, stepMemo } from '../slices';
+import { SliceExpired, advanced, betweenSteps, stepMemo } from '../slices';
 import { symbolInfos, type SymbolInfo } from '../contracts/symbols';
 import type { Resolver } from '../contracts/scope';
 import { contractFormatFor, type ContractFormatSetting } from '../sdk/profile';
@@ -200,6 +200,7 @@ export function runRules(model: Model, overrides: SeverityOverrides = {}, rules:
     sink = findings;
     r.check(ctx);
     done?.set(r, { severity: s, findings: findings.slice(from) });
+    advanced();
   }
   return unmasked(findings, overrides, options.keepMasked).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
