@@ -26,24 +26,28 @@ export interface CallableSource {
 }
 
 export function functionSource(scope: ModuleScope, fn: FunctionDecl, bound: boolean): CallableSource {
-  // The parameters are read when the contract is built (the model reads them on first use).
-  // A getter shared by every source (an object literal with getters is a property dictionary in V8).
-  const src = { scope } as CallableSource & { [FUNCTION]: FunctionDecl };
-  Object.defineProperty(src, FUNCTION, { value: fn });
-  Object.defineProperty(src, 'params', PARAMS_GETTER);
-  src.returns = fn.returns;
-  src.bound = bound;
-  return src;
+  return new FunctionSource(scope, fn, bound);
 }
 
-const FUNCTION = Symbol('function');
-const PARAMS_GETTER: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get: function (this: { [FUNCTION]: FunctionDecl }) {
-    return this[FUNCTION].params;
-  },
-};
+/**
+ * A function's source: its parameters are read when the contract is built (the model reads them on first
+ * use), through a getter of the class (defining one on each object cost a runtime call apiece).
+ */
+class FunctionSource implements CallableSource {
+  readonly returns: string | undefined;
+
+  constructor(
+    readonly scope: ModuleScope,
+    private readonly fn: FunctionDecl,
+    readonly bound: boolean,
+  ) {
+    this.returns = fn.returns;
+  }
+
+  get params(): ParamSource[] {
+    return this.fn.params;
+  }
+}
 
 /** A dataclass field's `default_factory`: the signature shows the sentinel `<factory>`, an object Vis does not render. */
 export function factoryDefault(range: Value['range']): Value {

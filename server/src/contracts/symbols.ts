@@ -164,7 +164,7 @@ export function symbolInfos(model: Model, opts: ContractOptions): SymbolInfo[] {
 /** A Symbol without a contract is one unknown tool, named by its argument; a partial namespace lists its unknown members. */
 function withUnknownTools(info: SymbolInfo, scope: ModuleScope, ctx: TypeContext): SymbolInfo {
   // `contract` is a lazy getter: only whether there is one is asked here, so rules never pay for contracts.
-  if (info.unknownReason && !Object.prototype.hasOwnProperty.call(info, 'contract') && !info.issues.some((i) => i.rule !== 'SYM-008')) {
+  if (info.unknownReason && !(info instanceof SymbolRead && info.hasContract()) && !info.issues.some((i) => i.rule !== 'SYM-008')) {
     const fn = info.call.args[0];
     info.unknownReason = targetReason(scope, info.call, ctx) ?? info.unknownReason;
     info.unknownTools.unshift({ where: info.name ?? fn?.value.text ?? 'vis.Symbol(...)', reason: info.unknownReason });
@@ -204,7 +204,7 @@ export function typeContext(loader?: ModuleLoader): TypeContext {
 }
 
 function analyseSymbol(scope: ModuleScope, call: Call, opts: ContractOptions, ctx: TypeContext): SymbolInfo {
-  const info: SymbolInfo = { call, form: 'unknown', tools: [], issues: [], unknownTools: [] };
+  const info = new SymbolRead(call);
   const bound = bindSdkCall(scope.model, call);
   const fnArg = bound?.get('fn');
   if (!bound || !fnArg) {
@@ -580,44 +580,85 @@ function lazyTool(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, make: (
     return { contract, unknowns };
   }, opts);
   const doc = lazy(() => contractDoc(computed().contract, opts.format), opts);
-  // Getters shared by every tool (an object literal with getters is a property dictionary in V8).
-  const tool = { ...base } as ToolInfo & { [TOOL_PARTS]: ToolParts };
-  Object.defineProperty(tool, TOOL_PARTS, { value: { computed, doc } satisfies ToolParts });
-  Object.defineProperty(tool, 'contract', TOOL_GETTERS.contract);
-  Object.defineProperty(tool, 'unknowns', TOOL_GETTERS.unknowns);
-  Object.defineProperty(tool, 'doc', TOOL_GETTERS.doc);
-  return tool;
+  return new ToolRead(base, computed, doc);
 }
 
-const TOOL_PARTS = Symbol('tool parts');
+/**
+ * A tool as the analysis has it: a class, so every tool has one shape and its contract, unknowns and doc
+ * are getters of the class, computed when first read (defining getters on each object cost a runtime call
+ * apiece, microseconds per tool).
+ */
+class ToolRead implements ToolInfo {
+  name: string;
+  tag: string;
+  hidden: boolean;
+  decl?: FunctionDecl;
+  declUri?: string;
+  declModel?: Model;
+  hasActivity: boolean;
+  invalidTag?: string;
+  readonly #computed: () => { contract: CallableContract; unknowns: UnknownPart[] };
+  readonly #doc: () => string;
 
-interface ToolParts {
-  computed: () => { contract: CallableContract; unknowns: UnknownPart[] };
-  doc: () => string;
+  constructor(base: Omit<ToolInfo, 'contract' | 'doc' | 'unknowns'>, computed: () => { contract: CallableContract; unknowns: UnknownPart[] }, doc: () => string) {
+    this.name = base.name;
+    this.tag = base.tag;
+    this.hidden = base.hidden;
+    this.decl = base.decl;
+    this.declUri = base.declUri;
+    this.declModel = base.declModel;
+    this.hasActivity = base.hasActivity;
+    this.invalidTag = base.invalidTag;
+    this.#computed = computed;
+    this.#doc = doc;
+  }
+
+  get contract(): CallableContract {
+    return this.#computed().contract;
+  }
+
+  get unknowns(): UnknownPart[] {
+    return this.#computed().unknowns;
+  }
+
+  get doc(): string {
+    return this.#doc();
+  }
 }
 
-type WithToolParts = { [TOOL_PARTS]: ToolParts };
-
-const TOOL_GETTERS = {
-  contract: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].computed().contract; } },
-  unknowns: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].computed().unknowns; } },
-  doc: { enumerable: true, configurable: true, get: function (this: WithToolParts) { return this[TOOL_PARTS].doc(); } },
-};
-
-function lazyContract(info: SymbolInfo, make: () => Contract, opts: ContractOptions): void {
-  // The getter is shared by every Symbol (one per object would give each its own shape).
-  Object.defineProperty(info, CONTRACT, { value: lazy(make, opts), configurable: true });
-  Object.defineProperty(info, 'contract', CONTRACT_GETTER);
+function lazyContract(info: SymbolRead, make: () => Contract, opts: ContractOptions): void {
+  info.setContract(lazy(make, opts));
 }
 
-const CONTRACT = Symbol('contract');
-const CONTRACT_GETTER: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get: function (this: { [CONTRACT]: () => Contract }) {
-    return this[CONTRACT]();
-  },
-};
+/**
+ * A Symbol's analysis: a class, so every one has one shape and its contract is a getter of the class,
+ * computed when first read (defining a getter on each object cost a runtime call apiece).
+ */
+class SymbolRead implements SymbolInfo {
+  form: SymbolInfo['form'] = 'unknown';
+  name: string | undefined = undefined;
+  hidden: boolean | undefined = undefined;
+  tools: ToolInfo[] = [];
+  issues: Issue[] = [];
+  unknownReason: string | undefined = undefined;
+  unknownTools: UnknownPart[] = [];
+  #contract: (() => Contract) | undefined = undefined;
+
+  constructor(readonly call: Call) {}
+
+  get contract(): Contract | undefined {
+    return this.#contract?.();
+  }
+
+  /** Whether it has a contract (without computing it). */
+  hasContract(): boolean {
+    return this.#contract !== undefined;
+  }
+
+  setContract(make: () => Contract): void {
+    this.#contract = make;
+  }
+}
 
 /** A value computed on first read, and again after `opts.version` changed. */
 function lazy<T>(make: () => T, opts: ContractOptions): () => T {

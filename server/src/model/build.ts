@@ -484,11 +484,9 @@ interface LazyPart {
   peek(): unknown;
 }
 
-/** Objects with parts read when first asked for (getters), and those parts: moved with them. */
-const LAZY = new WeakMap<object, LazyPart[]>();
-
-function lazy(o: object, parts: LazyPart[]): void {
-  LAZY.set(o, parts);
+/** The parts read when first asked for (getters) of a model object that has them (a function, a class): moved with it. */
+function lazyParts(v: object): LazyPart[] | undefined {
+  return v instanceof FunctionRead || v instanceof ClassRead ? v.lazyParts() : undefined;
 }
 
 /**
@@ -548,7 +546,7 @@ function collectPositions(root: object, moves: FragmentMoves): void {
       positions.push(o as unknown as Pos);
       return;
     }
-    const parts = LAZY.get(v);
+    const parts = lazyParts(v);
     if (parts) {
       // A part not read yet is read at its span's place (moved with the rest); one read already moves with the rest.
       for (const p of parts) {
@@ -597,14 +595,16 @@ export function emptyModel(uri: string, lineCount = 1): Model {
 function assemble(uri: string, doc: ParsedDocument, fragments: Fragment[]): Model {
   const model = emptyModel(uri, doc.lineStarts.length);
   model.recovered = recoveredRows(doc);
-  for (const f of fragments) {
-    model.imports.push(...f.imports);
+  // Most statements add to one or two of the lists: the others are not pushed to (a spread push of an empty list costs a call).
+  for (let i = 0; i < fragments.length; i++) {
+    const f = fragments[i];
+    if (f.imports.length) model.imports.push(...f.imports);
     model.futureAnnotations ||= f.futureAnnotations;
-    model.functions.push(...f.functions);
-    model.classes.push(...f.classes);
-    model.calls.push(...f.calls);
+    if (f.functions.length) model.functions.push(...f.functions);
+    if (f.classes.length) model.classes.push(...f.classes);
+    if (f.calls.length) model.calls.push(...f.calls);
     if (f.mainBlocks.length) model.mainBlocks.push(...f.mainBlocks);
-    model.attributeAssignments.push(...f.attributeAssignments);
+    if (f.attributeAssignments.length) model.attributeAssignments.push(...f.attributeAssignments);
     for (const b of f.bindings) {
       const list = model.bindings.get(b.name);
       if (list) list.push(b);
@@ -915,7 +915,6 @@ export function readFunction(outer: Node, def: Node): FunctionDecl {
   fn.docstring = docstringOf(body ?? null);
   fn.bodyStart = body ? { line: body.startPosition.row, character: body.startPosition.column } : undefined;
   fn.isAsync = sourceOf(def.tree).text.startsWith('async', def.startIndex);
-  lazy(fn, params ? [params, inner, calls] : [inner, calls]);
   return fn;
 }
 
@@ -933,7 +932,7 @@ interface FunctionParts {
  * A function as the model has it: a class, so every function has one shape and its parts read later are
  * getters of the class (an object literal with getters is a property dictionary in V8, and defining
  * getters on each object costs a runtime call apiece). The getters are not own properties: the walks over
- * model values that must reach the parts (moving a fragment, shifting a part read later) go through `LAZY`.
+ * model values that must reach the parts (moving a fragment, shifting a part read later) go through `lazyParts`.
  */
 class FunctionRead implements FunctionDecl {
   readonly [PARTS]: FunctionParts;
@@ -967,6 +966,12 @@ class FunctionRead implements FunctionDecl {
 
   get params(): Param[] {
     return this[PARTS].params?.get() ?? [];
+  }
+
+  /** Its parts read later (see lazyParts). */
+  lazyParts(): LazyPart[] {
+    const { params, inner, calls } = this[PARTS];
+    return params ? [params, inner, calls] : [inner, calls];
   }
 }
 
@@ -1503,7 +1508,6 @@ export function readClass(outer: Node, def: Node): ClassDecl {
       parts.assignments ??= readLater(spanOf(def), '', '', readClassAssignments);
     }
   }
-  lazy(cls, parts.assignments ? [parts.assignments] : []);
   return cls;
 }
 
@@ -1524,6 +1528,12 @@ class ClassRead implements ClassDecl {
   methods: FunctionDecl[] = [];
   classes: ClassDecl[] = [];
   selfAssignments: ClassDecl['selfAssignments'] = [];
+
+  /** Its part read later, when it has one (see lazyParts). */
+  lazyParts(): LazyPart[] {
+    const { assignments } = this[PARTS];
+    return assignments ? [assignments] : [];
+  }
 
   private assigned(): ClassAssignments {
     const parts = this[PARTS];

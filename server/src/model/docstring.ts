@@ -47,6 +47,7 @@ export function cleandoc(doc: string): string {
 /** True when `inspect.getdoc` gives nothing usable: no docstring, or whitespace only. */
 export function isBlankDoc(doc: string | undefined): boolean {
   if (doc === undefined) return true;
-  for (const ch of doc) if (!pyIsSpace(ch)) return false;
+  // By UTF-16 unit (Python's whitespace is all in the BMP; half a surrogate pair is no space either).
+  for (let i = 0; i < doc.length; i++) if (!pyIsSpace(doc[i])) return false;
   return true;
 }

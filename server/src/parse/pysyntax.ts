@@ -265,6 +265,48 @@ function secondParameter(piece: string): number | undefined {
   return undefined;
 }
 
+/** The pieces of a def's parameter list, as [start, end) offset pairs (parameters' working list). */
+const PIECES: number[] = [];
+
+/** The parts of one parameter (`*name: type = value`) the order checks need; the one result, filled anew by each call. */
+const PARAMETER = { stars: undefined as '*' | '**' | undefined, name: undefined as string | undefined, eq: false };
+
+/** Any non-ASCII character (a parameter with one is read by the Unicode pattern). */
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * A parameter's stars, name and whether a default follows (`=` after the name, or after its annotation), as
+ * `^(\*\*|\*)?\s*(name)?\s*(?::[^=]*)?(=)?` reads them; an ASCII parameter is read character by character.
+ */
+function parameterParts(p: string): typeof PARAMETER {
+  const out = PARAMETER;
+  if (NON_ASCII.test(p)) {
+    const m = /^(\*\*|\*)?\s*([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)?\s*(?::[^=]*)?(=)?/su.exec(p)!;
+    out.stars = m[1] as '*' | '**' | undefined;
+    out.name = m[2];
+    out.eq = m[3] !== undefined;
+    return out;
+  }
+  let k = 0;
+  out.stars = p.startsWith('**') ? '**' : p.startsWith('*') ? '*' : undefined;
+  if (out.stars) k = out.stars.length;
+  while (k < p.length && ASCII_SPACE[p.charCodeAt(k)] === 1) k++;
+  const from = k;
+  if (k < p.length && CHAR_CLASS[p.charCodeAt(k)] === ID) {
+    k++;
+    while (k < p.length && (CHAR_CLASS[p.charCodeAt(k)] === ID || CHAR_CLASS[p.charCodeAt(k)] === DIGIT)) k++;
+  }
+  out.name = k > from ? p.slice(from, k) : undefined;
+  while (k < p.length && ASCII_SPACE[p.charCodeAt(k)] === 1) k++;
+  const c = p.charCodeAt(k);
+  out.eq = c === 61 || (c === 58 && p.indexOf('=', k + 1) !== -1);
+  return out;
+}
+
+/** What `\s` matches among ASCII characters. */
+const ASCII_SPACE = new Uint8Array(128);
+for (const c of ' \t\n\v\f\r') ASCII_SPACE[c.charCodeAt(0)] = 1;
+
 /** Whether a header without ':' is otherwise whole, so that its missing ':' is what Python reports. */
 function wholeHeader(kind: string, rest: string): boolean {
   switch (kind) {
@@ -351,8 +393,10 @@ class RegionScanner {
   private newline(): void {
     this.line++;
     this.lineStart = this.i;
-    // Lines inside an expression's brackets (a def's parameters are no expression list).
-    const top = this.brackets[this.brackets.length - 1];
+    // Lines inside an expression's brackets (a def's parameters are no expression list). (Never read as
+    // brackets[-1]: an index out of a list's bounds is a slow lookup in V8.)
+    const brackets = this.brackets;
+    const top = brackets.length ? brackets[brackets.length - 1] : undefined;
     if (top && !top.params) this.out.continuation.push(this.line);
   }
 
@@ -466,7 +510,9 @@ class RegionScanner {
     const text = this.text;
     const open = text.indexOf('(', def.offset + def.keywordEnd);
     if (open === -1 || open >= def.endOffset) return;
-    const pieces: { text: string; at: number }[] = [];
+    // The pieces between commas, as offset pairs (a list kept for every def of every region).
+    const pieces = PIECES;
+    pieces.length = 0;
     let depth = 0;
     let start = open + 1;
     let close = -1;
@@ -487,7 +533,7 @@ class RegionScanner {
         else depth--;
       }
       if ((c === 44 && depth === 0) || close !== -1) {
-        pieces.push({ text: text.slice(start, k), at: start });
+        pieces.push(start, k);
         start = k + 1;
       }
     }
@@ -498,11 +544,12 @@ class RegionScanner {
     let star = false;
     let doubleStar = false;
     let defaulted = false;
-    for (const piece of pieces) {
-      const raw = piece.text.includes('#') ? piece.text.replace(/#[^\n]*/g, '') : piece.text;
+    for (let n = 0; n < pieces.length; n += 2) {
+      const piece = text.slice(pieces[n], pieces[n + 1]);
+      const raw = piece.includes('#') ? piece.replace(/#[^\n]*/g, '') : piece;
       const p = raw.trim();
       if (!p) continue;
-      const at = piece.at + raw.indexOf(p);
+      const at = pieces[n] + raw.indexOf(p);
       // Two parameters with no comma between them, on two lines: the parser fails at the second.
       const second = secondParameter(p);
       if (second !== undefined) return this.paramError(at + second, 1, 'invalid syntax', 'parser');
@@ -512,11 +559,8 @@ class RegionScanner {
         continue;
       }
       if (doubleStar) return this.paramError(at, p.length, 'invalid syntax', 'parser');
-      const m = /^(\*\*|\*)?\s*([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)?\s*(?::[^=]*)?(=)?/su.exec(p);
-      if (!m) return;
-      const stars = m[1] as '*' | '**' | undefined;
-      const name = m[2] as string | undefined;
-      const eq = m[3];
+      const m = parameterParts(p);
+      const { stars, name, eq } = m;
       // Neither a name nor a star (a string, a number, a bracket): the parser fails where it starts.
       if (!stars && !name) return this.paramError(at, p.length, 'invalid syntax', 'parser');
       if (stars === '*') {
@@ -623,7 +667,8 @@ class RegionScanner {
     if (prev === 'other' || (token === 'string' && prev === 'string')) return;
     // `match x:`, `case 1:`, `type X = ...` begin with a soft keyword; `print x` is reported as Python 2's print.
     if (cur.tokens === 2 && (cur.first === 'match' || cur.first === 'case' || cur.first === 'type' || cur.first === 'print' || cur.first === 'exec')) return;
-    const top = this.brackets[this.brackets.length - 1];
+    const brackets = this.brackets;
+    const top = brackets.length ? brackets[brackets.length - 1] : undefined;
     const line = top && !top.params && top.exprLine < this.line ? top.exprLine : this.line;
     this.out.parser.push(fail('SyntaxError', 'invalid syntax', line, line === this.line ? col : 0, 'parser', line, line === this.line ? col + length : 1));
   }

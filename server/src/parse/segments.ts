@@ -428,7 +428,8 @@ function lex(text: string, from: number, fromRow: number, opts: LexOptions): Lex
       continue;
     }
     if (c === 41 || c === 93 || c === RBRACE) {
-      const field = fields[fields.length - 1];
+      // (Not fields[-1] when there is none: an index out of bounds is a slow lookup in V8.)
+      const field = fields.length ? fields[fields.length - 1] : undefined;
       if (c === RBRACE && field && depth === field.depth) {
         // The end of an f-string replacement field: back into its string.
         fields.pop();

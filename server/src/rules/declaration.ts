@@ -277,7 +277,8 @@ function report(ctx: RuleContext, f: Failure, behind: { rule: string; range: Ran
 export function withChoice(f: Failure, choice: FixChoice): Failure {
   const mine = f.options?.suggestions;
   const theirs = choice.suggestions;
-  // Most failures have no suggestion: no lists made to find that out.
+  // Most failures have no suggestion and most choices nothing to add: the failure as it is.
+  if (!mine?.length && !theirs?.length && (f.fix || !choice.fix)) return f;
   const suggestions = mine?.length ? (theirs?.length ? [...mine, ...theirs] : [...mine]) : theirs?.length ? [...theirs] : undefined;
   return { ...f, fix: f.fix ?? choice.fix, options: suggestions ? { ...f.options, suggestions } : f.options };
 }

@@ -14,7 +14,7 @@ import type { Range } from '../model/types';
 import { tagsOf } from '../sdk/table';
 import { BINDING_RULE, bindingError, chainRules, withChoice, type CallFamily, type Failure, type RuleDoc } from './declaration';
 import { booleanMeant, docstringSuggestion, dropArgument, isLiteralAt, nearestValue, type FixChoice } from './fixes';
-import type { Rule, RuleContext, Severity } from './types';
+import type { ReportOptions, Rule, RuleContext, Severity } from './types';
 import { callsOf, inside, isIdentifier, keyword } from './util';
 
 /**
@@ -25,7 +25,10 @@ function issueFailure(ctx: RuleContext, info: SymbolInfo, issue: Issue): Failure
   const uri = issue.uri ?? ctx.model.uri;
   const choice = uri === ctx.model.uri ? issueFix(ctx, info, issue) : {};
   const related = uri === ctx.model.uri && inside(issue.range, info.call.range) ? undefined : [{ uri: ctx.model.uri, range: info.call.range, message: `exported by this ${info.call.callee}(...)` }];
-  return withChoice({ range: issue.range, message: issue.message, options: { ...(uri !== ctx.model.uri ? { uri } : {}), ...(related ? { related } : {}) } }, choice);
+  const options: ReportOptions = {};
+  if (uri !== ctx.model.uri) options.uri = uri;
+  if (related) options.related = related;
+  return withChoice({ range: issue.range, message: issue.message, options }, choice);
 }
 
 /** The fix of an issue the Symbol analysis found, from the argument it is written at. */
