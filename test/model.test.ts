@@ -316,6 +316,23 @@ describe('declaration model: docstrings', () => {
       ],
     );
   });
+
+  it('reads a literal whose quotes are escaped inside it whole, and no bytes literal, in functions and classes alike', () => {
+    const bodies = [
+      String.raw`"""Says \"""hi\""" twice."""`,
+      String.raw`r'It\'s raw.'`,
+      `b"Bytes are no docstring."`,
+      `"Ends the statement."; x = 1`,
+      `"Has a comment after it."  # why`,
+      `"One" "line."`,
+      `"Not".upper()`,
+    ];
+    const text = bodies.map((b, i) => `def f${i}():\n    ${b}\n\n\nclass C${i}:\n    ${b}\n    y = 1\n\n\n`).join('');
+    const m = model(text);
+    const expected = ['Says """hi""" twice.', "It\\'s raw.", null, 'Ends the statement.', 'Has a comment after it.', 'Oneline.', null];
+    assert.deepEqual(m.functions.map((f) => f.docstring ?? null), expected);
+    assert.deepEqual(m.classes.map((c) => c.docstring ?? null), expected);
+  });
 });
 
 describe('declaration model: definition headers', () => {

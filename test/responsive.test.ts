@@ -171,6 +171,35 @@ describe('a large document analysed in slices', () => {
   });
 });
 
+describe('a settings change with 200 documents open', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('re-checks them in slices: a request sent once one is published again is answered before the last is', async () => {
+    const n = 200;
+    const uris = Array.from({ length: n }, (_, i) => `file:///tmp/vis-responsive/open_${i}.py`);
+    // Each with 10 tools and a registration without a name (EXT-003): rules that take a while in all.
+    const text = generateExtension(10, 300).replace('name="bench"', 'name=""');
+    for (let i = 0; i < n; i += 25) await Promise.all(uris.slice(i, i + 25).map((u) => server.open(u, text)));
+    const republished = () => new Set(server.published.filter((p) => uris.includes(p.uri) && p.diagnostics.some((d) => d.code === 'EXT-003' && d.severity === 2)).map((p) => p.uri)).size;
+    assert.equal(republished(), 0);
+    await server.configure({ severity: { 'EXT-003': 'warning' } });
+    // Asked once the re-check has started.
+    for (let i = 0; i < 2000 && republished() === 0; i++) await new Promise((r) => setTimeout(r, 1));
+    const answer = await hover(server, 'file:///tmp/vis-responsive/small.py', 0, 0);
+    const before = republished();
+    assert.equal(answer, null, 'small.py is not open here');
+    assert.ok(before < n, `the hover was answered after all ${n} documents were published again`);
+    for (let i = 0; i < 200 && republished() < n; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(republished(), n);
+  });
+});
+
 describe('cancellation and the reproducers of issue 16 over stdio', () => {
   let server: TestServer;
   before(async () => {

@@ -176,7 +176,7 @@ function applySettings(s: unknown, refresh: boolean, interpreter?: string): void
   const selection = { select: selectorsOf(ctx.settings.select), ignore: selectorsOf(ctx.settings.ignore) };
   ctx.workspace.configure({ overrides: ctx.settings.severity ?? {}, selection, contractFormat: formatSetting(ctx), maxFileSize: ctx.settings.maxFileSize, interpreter });
   if (refresh) {
-    diagnostics.refreshAll();
+    void diagnostics.refreshAll();
     if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
   }
 }
@@ -203,7 +203,7 @@ registerPreviews(ctx, contractToolDocSource((model) => formatOf(ctx, model), (an
 // document is analysed again.
 onParserReady(() => {
   ctx.log('the Python parser was restarted after a fault');
-  diagnostics.refreshAll();
+  void diagnostics.refreshAll();
 });
 
 // Nothing a client sends may end the server: a failure is logged, and the server keeps serving.

@@ -4,8 +4,9 @@
 // module analysis had finished is kept in the job's memo (parse trees by text, statement fragments, the
 // nesting check), and a tree-sitter parse that ran out of time resumes where it stopped, so each slice
 // carries on where the last one stopped; everything already analysed is cached by the program anyway.
-// Between slices the server answers other requests. No LSP types; outside a job (the CLI, requests)
-// every checkpoint is a no-op.
+// Between slices the server answers other requests. A slice that ran out of time without finishing
+// anything (`advanced`) is followed by a longer one, so a job whose single step outlasts the slice
+// still ends. No LSP types; outside a job (the CLI, requests) every checkpoint is a no-op.
 //
 // Module analyses (text → tree → model) are sliced inside, but only those the job is for: one module
 // (an open document), or every module (`ANY_MODULE`: indexing a workspace); modules read on the way by

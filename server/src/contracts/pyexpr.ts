@@ -47,6 +47,8 @@ function matchAt(re: RegExp, src: string, i: number): RegExpExecArray | null {
 function tokenize(src: string): Token[] | undefined {
   const out: Token[] = [];
   let i = 0;
+  /** Open brackets: past MAX_NESTING Python's tokenizer stops ("too many nested parentheses"), and so does this one, before the rest of a long text. */
+  let depth = 0;
   while (i < src.length) {
     const c = src[i];
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
@@ -94,6 +96,9 @@ function tokenize(src: string): Token[] | undefined {
     }
     const op = OPS.find((o) => src.startsWith(o, i));
     if (!op) return undefined;
+    if (op === '(' || op === '[' || op === '{') {
+      if (++depth > MAX_NESTING) return undefined;
+    } else if (op === ')' || op === ']' || op === '}') depth--;
     out.push({ kind: 'op', text: op });
     i += op.length;
   }

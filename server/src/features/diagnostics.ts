@@ -11,6 +11,7 @@ import type { Finding, Severity } from '../rules/types';
 import { filePathOf } from '../rules/util';
 import type { Program } from '../workspace/program';
 import { loadTokenizerSoon } from '../docs/tokens';
+import { stepsInSlices } from '../slices';
 import { rulePageUri } from '../docs/rulePages';
 import { UNUSED } from '../rules/suppression';
 import { analysisOfUri, programOf, editorFindings, workspaceScope, type ServerContext } from './context';
@@ -85,6 +86,11 @@ export function registerDiagnostics(ctx: ServerContext) {
 
   /** Publishes the modules whose results depend on these (reported-on modules of open documents included). */
   const publishAffected = (uris: Iterable<string>) => {
+    for (const _ of publishing(uris));
+  };
+
+  /** publishAffected, a module a step (see refreshAll). */
+  function* publishing(uris: Iterable<string>): Generator<void> {
     const byProgram = new Map<Program, string[]>();
     for (const u of uris) {
       const { program, uri } = programOf(ctx, u);
@@ -100,15 +106,21 @@ export function registerDiagnostics(ctx: ServerContext) {
       }
       // Findings that open documents put on other modules are shown even when those are not checked.
       // One module that fails never keeps the others from being published.
-      for (const uri of affected) guard(uri, () => publishOne(uri, list.includes(uri) && isOpen(uri)));
+      for (const uri of affected) {
+        guard(uri, () => publishOne(uri, list.includes(uri) && isOpen(uri)));
+        yield;
+      }
       for (const uri of affected) {
         if (!isOpen(uri)) continue;
         guard(uri, () => {
           for (const f of program.findings(uri)) if (f.uri && !shown(program, f.uri)) publishOne(f.uri, true);
         });
+        yield;
       }
     }
-  };
+  }
+  /** Counts the refreshes started: a newer one stops the one in progress. */
+  let refreshes = 0;
 
   /** Publishes modules whose files changed on disk once they are analysed, in slices (a large file never holds up requests). */
   const publishFromDisk = (uris: string[]) => {
@@ -247,10 +259,20 @@ export function registerDiagnostics(ctx: ServerContext) {
   });
 
   return {
-    /** Settings changed: re-check everything shown. */
-    refreshAll() {
+    /**
+     * Settings changed: re-check everything shown, in slices (each open document's rules run again:
+     * with hundreds open that takes a while, and requests are answered meanwhile). A newer refresh
+     * stops an older one.
+     */
+    async refreshAll(): Promise<void> {
+      const run = ++refreshes;
       const uris = new Set<string>([...published, ...ctx.documents.all().map((d) => programOf(ctx, d.uri).uri)]);
-      publishAffected(uris);
+      try {
+        await stepsInSlices(publishing(uris), undefined, () => run !== refreshes);
+      } catch (e) {
+        ctx.log(`could not publish diagnostics: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      }
+      if (run !== refreshes) return;
       publishConfig();
       void runIndex();
     },

@@ -682,7 +682,7 @@ function readInto(stmt: Node, text: string, f: Fragment, conditional: boolean): 
     case 'decorated_definition':
     case 'function_definition':
     case 'class_definition': {
-      const def = ty(stmt) === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+      const def = ty(stmt) === 'decorated_definition' ? definitionOf(stmt) : stmt;
       if (!def) return;
       if (ty(def) === 'function_definition') {
         const fn = readFunction(stmt, def);
@@ -855,6 +855,17 @@ function readDecorators(outer: Node): Decorator[] {
   return out === NO_DECORATORS ? [] : out;
 }
 
+/**
+ * The definition of a decorated definition: the last of its parts (after the decorators), which its
+ * decorators are read from too, so no node of its own is made for it; the grammar's field otherwise.
+ */
+function definitionOf(outer: Node): Node | null {
+  const parts = kids(outer);
+  const last = parts.length ? parts[parts.length - 1] : undefined;
+  const type = last && ty(last);
+  return type === 'function_definition' || type === 'class_definition' ? last! : outer.childForFieldName('definition');
+}
+
 /** Before the first decorator is read (never added to). */
 const NO_DECORATORS: Decorator[] = [];
 
@@ -867,17 +878,54 @@ function stringAt(src: string, at: number): boolean {
 
 function docstringOf(body: Node | null): string | undefined {
   // Only the first statement matters: walk siblings rather than materialising the whole body, and
-  // tell a comment (`#`) and a string statement (a quote, maybe after a prefix) by their first
-  // characters. The statement is a docstring only when it is a string literal and nothing more.
+  // tell a comment (`#`) by its first character.
   let first = body?.firstNamedChild ?? null;
   if (!first) return undefined;
   const src = sourceOf(first.tree).text;
   while (first && src.charCodeAt(first.startIndex) === 35) first = first.nextNamedSibling;
-  if (!first || !stringAt(src, first.startIndex)) return undefined;
+  return first ? docstringAt(first, src) : undefined;
+}
+
+/**
+ * The docstring a body's first statement is, if it is one: a string statement (a quote, maybe after a
+ * prefix, told from the source) that is a string literal and nothing more.
+ */
+function docstringAt(first: Node, src: string): string | undefined {
+  const start = first.startIndex;
+  if (!stringAt(src, start)) return undefined;
+  // A plain literal that is the whole statement (its end is the statement's): its value read from the
+  // source, with no node made for it.
+  const end = simpleStringEnd(src, start);
+  if (end !== -1 && end === first.endIndex) {
+    if (ty(first) !== 'expression_statement') return undefined;
+    const v = evalStringLiteral(src.slice(start, end));
+    return v && !v.bytes ? v.value : undefined;
+  }
   const expr = first.firstNamedChild;
   if (!expr) return undefined;
   const v = toValue(expr);
   return v.kind === 'str' && ty(first) === 'expression_statement' ? v.value : undefined;
+}
+
+/**
+ * Where the string literal at `at` ends (after its closing quote), or -1 for an f-string (its fields may
+ * hold quotes) or one that does not close on its line (a single-quoted one).
+ */
+function simpleStringEnd(src: string, at: number): number {
+  let i = at;
+  for (let c = src.charCodeAt(i); c !== 34 && c !== 39; c = src.charCodeAt(++i)) if (c === 102 || c === 70 || i - at >= 2) return -1;
+  const quote = src.charCodeAt(i);
+  const triple = src.charCodeAt(i + 1) === quote && src.charCodeAt(i + 2) === quote;
+  i += triple ? 3 : 1;
+  for (; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === quote) {
+      if (!triple) return i + 1;
+      if (src.charCodeAt(i + 1) === quote && src.charCodeAt(i + 2) === quote) return i + 3;
+    } else if (!triple && (c === 10 || c === 13)) return -1;
+  }
+  return -1;
 }
 
 /**
@@ -1493,11 +1541,15 @@ export function readClass(outer: Node, def: Node): ClassDecl {
   cls.range = rangeOf(outer);
   cls.nameRange = nameNode ? rangeOf(nameNode) : rangeOf(def);
   cls.decorators = readDecorators(outer);
-  cls.docstring = docstringOf(body ?? null);
+  // The body's statements are read below: its docstring is the first of them that is no comment.
+  const stmts = body?.namedChildren ?? [];
+  const src = sourceOf(def.tree).text;
+  const first = stmts.find((s) => !!s && src.charCodeAt(s.startIndex) !== 35);
+  cls.docstring = first ? docstringAt(first, src) : undefined;
   if (supers) for (const b of supers.namedChildren) if (b && ty(b) !== 'keyword_argument' && ty(b) !== 'comment') cls.bases.push(textOf(b));
-  for (const stmt of body?.namedChildren ?? []) {
+  for (const stmt of stmts) {
     if (!stmt) continue;
-    const inner = ty(stmt) === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+    const inner = ty(stmt) === 'decorated_definition' ? definitionOf(stmt) : stmt;
     if (inner && ty(inner) === 'function_definition') {
       const fn = readFunction(stmt, inner);
       cls.methods.push(fn);
