@@ -3,7 +3,7 @@
 // fragment, moved when lines were added or removed above them), and the module-level pass that joins the
 // fragments (imports, bindings, generation) is cheap.
 import type { Node } from 'web-tree-sitter';
-import { parseSegment, parseSnippet, parseWhole, parserEpoch, recoveredRows, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
+import { parseSegment, parseSnippet, parseWhole, parserEpoch, recoveredRows, segmentScan, sourceOf, type ParsedDocument, type Segment } from '../parse/parser';
 import { evalNumber, evalStringLiteral } from './literals';
 import type {
   Argument,
@@ -334,7 +334,7 @@ export class ModelBuilder {
       // A region without errors moved by lines added or removed above it scans as it did, its lines moved
       // with it (an error's message may name a line: such a region is scanned again).
       const moved = kept && kept.atEof === atEof && kept.row !== seg.row && clean(kept.scan) ? moveScan(kept.scan, seg.row - kept.row) : undefined;
-      let scan = moved ?? (kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : (checkpoint(), this.scanned++, advanced(), scanRegion(text, seg.start, seg.end, seg.row, atEof)));
+      let scan = moved ?? (kept && kept.row === seg.row && kept.atEof === atEof ? kept.scan : (checkpoint(), this.scanned++, advanced(), (!atEof && segmentScan(seg)) || scanRegion(text, seg.start, seg.end, seg.row, atEof)));
       next.set(seg, kept?.scan === scan ? kept : { row: seg.row, atEof, scan });
       let tree = fragments[i].treeErrors.length ? fragments[i].treeErrors.map(treeError) : NONE;
       if (tree.length) tree = trustedTreeErrors(tree, scan, text, lineStarts);

@@ -13,7 +13,7 @@ import vm from 'node:vm';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import { scanComments } from '../model/comments';
-import { scanRegion } from './pysyntax';
+import { scanRegion, type RegionScan } from './pysyntax';
 import { SliceExpired, advanced, memoInSlice, sliceExpired, slicing, type SliceJob } from '../slices';
 import { firstLimit, lineStartsOf, resegmentInParts, rowOf, segmentProgress, segmentTextInParts, type LimitError, type LineStarts, type Segment, type SegmentProgress, type TextEdit } from './segments';
 
@@ -526,7 +526,7 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
     const range = { startIndex: seg.start, endIndex: seg.end, startPosition: { row: seg.row, column: 0 }, endPosition: { row: endRow, column: seg.end - doc.lineStarts[endRow] } };
     const blank = memoInSlice('blank', seg, () => commentSpans(doc.text, seg.start, seg.end, doc.lineStarts, seg.row));
     tree = parseInJob(r, seg, reader(doc.text, seg.end, blank), { includedRanges: [range] });
-    const joined = tree?.rootNode.hasError ? joinedRanges(doc.text, doc.lineStarts, range) : undefined;
+    const joined = tree?.rootNode.hasError ? joinedRanges(doc.text, doc.lineStarts, range, seg) : undefined;
     if (joined) {
       tree!.delete();
       tree = parseInJob(r, joined, reader(doc.text, seg.end, blank), { includedRanges: joined });
@@ -560,10 +560,12 @@ export function parseSegment(doc: ParsedDocument, seg: Segment): SegmentParse {
  * ranges: the same statement to Python, at the same offsets, rows and columns. Undefined when it has none,
  * or when a comment stands between (it would run on into the next line).
  */
-function joinedRanges(text: string, lineStarts: LineStarts, whole: TreeSitter.Range): TreeSitter.Range[] | undefined {
+function joinedRanges(text: string, lineStarts: LineStarts, whole: TreeSitter.Range, seg?: Segment): TreeSitter.Range[] | undefined {
   const end = whole.endIndex;
   const first = whole.startPosition.row;
   const scan = scanRegion(text, whole.startIndex, end, first, false);
+  // The model's syntax check scans the segment next: it takes this scan (segmentScan).
+  if (seg) segmentScans.set(seg, { row: seg.row, start: seg.start, end: seg.end, scan });
   if (!scan.continuation.length) return undefined;
   const indent = (line: number): number | undefined => {
     const start = lineStarts[line] ?? text.length;
@@ -604,6 +606,14 @@ function joinedRanges(text: string, lineStarts: LineStarts, whole: TreeSitter.Ra
   }
   ranges.push({ startIndex: from, endIndex: whole.endIndex, startPosition: point(from), endPosition: whole.endPosition });
   return ranges;
+}
+
+const segmentScans = new WeakMap<Segment, { row: number; start: number; end: number; scan: RegionScan }>();
+
+/** The syntax scan of a segment not at the end of the file that its parse made already (a broken segment's), while it is where it was. */
+export function segmentScan(seg: Segment): RegionScan | undefined {
+  const kept = segmentScans.get(seg);
+  return kept && kept.row === seg.row && kept.start === seg.start && kept.end === seg.end ? kept.scan : undefined;
 }
 
 /**

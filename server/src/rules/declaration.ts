@@ -340,21 +340,23 @@ function failuresOf<U>(ctx: RuleContext, chain: Chain<U>, unit: U, key: object, 
   if (runs) for (const r of runs) if (r.chain === chain && r.last === last) hit = r;
   const recorded = isRecording();
   if (hit && (hit.reads || !recorded)) return hit.reads ? keptValue(hit as WithReads<Failures>) : hit.value;
-  const run = (): Failures => {
-    const out: Failures = [];
-    for (let i = 0; i <= last; i++) {
-      const step = chain.steps[i];
-      const failure = step.check(unit, ctx);
-      if (failure) out.push({ rule: failure.id ?? idsOf(step)[0], failure });
-    }
-    return out;
-  };
   // Outside a rule unit (a Symbol's checks, whose analysis the program keeps) nothing needs what they read.
-  const kept = recorded ? withReads(run) : { value: run(), reads: undefined };
+  const kept = recorded ? withReads(() => chainSteps(ctx, chain, unit, last)) : { value: chainSteps(ctx, chain, unit, last), reads: undefined };
   if (!runs) perUnit.set(key, (runs = []));
   if (hit) runs.splice(runs.indexOf(hit), 1);
   runs.push({ chain, last, ...kept });
   return kept.value;
+}
+
+/** A unit's failures through a chain's checks up to `last`. */
+function chainSteps<U>(ctx: RuleContext, chain: Chain<U>, unit: U, last: number): Failures {
+  const out: Failures = [];
+  for (let i = 0; i <= last; i++) {
+    const step = chain.steps[i];
+    const failure = step.check(unit, ctx);
+    if (failure) out.push({ rule: failure.id ?? idsOf(step)[0], failure });
+  }
+  return out;
 }
 
 /** A unit through a chain's checks up to `last`: reported by rule `id` when its check is the first that fails. */

@@ -269,7 +269,11 @@ function memo<T>(scope: ReleaseScope, key: unknown, compute: () => T): T {
 }
 
 function inScope(releases: ReadonlySet<string>, scope: ReleaseScope): boolean {
-  return scope.checked.length === 0 ? releases.size > 0 : scope.checked.some((r) => releases.has(r.id));
+  const checked = scope.checked;
+  if (checked.length === 0) return releases.size > 0;
+  // Asked for every SDK call of every version: a loop, not a closure per question.
+  for (let i = 0; i < checked.length; i++) if (releases.has(checked[i].id)) return true;
+  return false;
 }
 
 export function sdkModule(name: string): SdkModule | undefined {
@@ -476,7 +480,16 @@ export function scopeOf(model: Model): ReleaseScope {
 }
 
 /** Each call's member in the last scope it was looked up in (every rule family asks for the same calls). */
-const callMembers = new WeakMap<Call, { scope: ReleaseScope; sdk: Call['sdk']; member: SdkMember | undefined }>();
+const callMembers = new WeakMap<Call, { scope: ReleaseScope; releases: string; sdk: Call['sdk']; member: SdkMember | undefined }>();
+
+/** The releases a scope checks against, as one string (what a member lookup in it depends on). */
+function releasesOfScope(scope: ReleaseScope): string {
+  let ids = scopeReleases.get(scope);
+  if (ids === undefined) scopeReleases.set(scope, (ids = scope.checked.map((r) => r.id).join(',')));
+  return ids;
+}
+
+const scopeReleases = new WeakMap<ReleaseScope, string>();
 
 /** The SDK member a call is, as the file's SDK version has it; undefined for other calls and members it lacks. */
 export function memberOfCall(model: Model, call: Call): SdkMember | undefined {
@@ -484,9 +497,13 @@ export function memberOfCall(model: Model, call: Call): SdkMember | undefined {
   if (!sdk) return undefined;
   const scope = scopeOf(model);
   const hit = callMembers.get(call);
-  if (hit && hit.scope === scope && hit.sdk === sdk) return hit.member;
+  if (hit && hit.sdk === sdk && (hit.scope === scope || hit.releases === releasesOfScope(scope))) {
+    // Each version has a profile of its own: one checked against the same releases gives the same member.
+    hit.scope = scope;
+    return hit.member;
+  }
   const member = sdkMember(scope, moduleOf(sdk.flavour), sdk.member);
-  callMembers.set(call, { scope, sdk, member });
+  callMembers.set(call, { scope, releases: releasesOfScope(scope), sdk, member });
   return member;
 }
 
