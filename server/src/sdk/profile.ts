@@ -365,9 +365,13 @@ function markers(model: Model): readonly SdkEvidence[] {
     seen.add(key);
     out.push(e);
   };
+  const memberEvidence = (member: SdkMember, text: string, range: Range): SdkEvidence | undefined => {
+    if (member.name === 'register' || member.name === 'register_extension') return undefined; // the registration is evidence of its own
+    return narrower(member.releases) ? { kind: 'member', text, range, releases: member.releases } : undefined;
+  };
   const memberMarker = (member: SdkMember, text: string, range: Range) => {
-    if (member.name === 'register' || member.name === 'register_extension') return; // the registration is evidence of its own
-    if (narrower(member.releases)) add({ kind: 'member', text, range, releases: member.releases });
+    const e = memberEvidence(member, text, range);
+    if (e) add(e);
   };
   for (const imp of model.imports) {
     if (imp.module !== TYPED_MODULE || imp.name === undefined) continue;
@@ -390,7 +394,8 @@ function markers(model: Model): readonly SdkEvidence[] {
     const member = typedMemberOf(call.sdk.member);
     if (!member) continue;
     const found: SdkEvidence[] = [];
-    if (member.name !== 'register' && member.name !== 'register_extension' && narrower(member.releases)) found.push({ kind: 'member', text: `${call.callee}(...)`, range: call.calleeRange, releases: member.releases });
+    const own = memberEvidence(member, `${call.callee}(...)`, call.calleeRange);
+    if (own) found.push(own);
     // Keywords only some releases take (`settings=`, `language_tools=`, `hint=`).
     const params = member.keywordReleases();
     for (const a of call.args) {
